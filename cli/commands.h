@@ -1,0 +1,15 @@
+// Subcommands of the `testmap` CLI. Each lives in its own <name>_command.cc,
+// parses its options with CLI11 and calls into the stage libraries; the
+// work itself never lives here.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace testmap::cli {
+
+// Adds `testmap scan` (static enumeration of pytest ids) to `app`.
+void RegisterScanCommand(CLI::App& app);
+
+}  // namespace testmap::cli

@@ -1,0 +1,22 @@
+// testmap: which PyTorch tests exercise which operators and dtypes, and how
+// to run the ones that matter fast. See README.md and docs/.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "testmap maps PyTorch's tests to the operators, dtypes and devices they "
+      "exercise.\n\n"
+      "Typical flow:\n"
+      "  testmap scan test/                 enumerate pytest ids statically\n"
+      "\n"
+      "Every command prints a human table by default; --format json/jsonl is "
+      "for machines.",
+      "testmap"};
+  app.set_version_flag("--version", std::string("testmap ") + TESTMAP_VERSION);
+  app.require_subcommand(1);
+  testmap::cli::RegisterScanCommand(app);
+  CLI11_PARSE(app, argc, argv);
+  return 0;
+}

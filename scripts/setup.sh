@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The single source of truth for what testmap needs on a machine.
+# Idempotent: every step checks before it acts, so a second run on a ready
+# machine takes seconds. Usage: scripts/setup.sh [cmake build targets...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+say() { [ -t 2 ] && printf '\033[1msetup:\033[0m %s\n' "$*" >&2 || printf 'setup: %s\n' "$*" >&2; }
+
+# 1. Debian packages: build tools and the C++ libraries each stage links.
+apt_packages=(
+  build-essential cmake ninja-build ccache pkg-config git clang-format
+  librocksdb-dev libcli11-dev libtree-sitter-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3
+  llvm-dev libclang-dev clang
+  jq hyperfine nodejs npm python3-venv
+)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# 2. Python: a venv with pinned torch and test machinery.
+python=${PYTHON:-python3}
+req_stamp=$(sha256sum deps/requirements.txt | cut -c1-16)
+if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.testmap-stamp 2>/dev/null)" != "$req_stamp" ]; then
+  say "installing Python packages into .venv"
+  [ -x .venv/bin/python ] || "$python" -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r deps/requirements.txt 2>&1 | grep -v "^WARNING: Location" || true
+  .venv/bin/python -c "import torch, pytest, numpy, expecttest" # fail loudly if the install did not take
+  echo "$req_stamp" > .venv/.testmap-stamp
+fi
+
+# 3. The tree-sitter-python grammar, pinned in deps/package-lock.json.
+lock_stamp=$(sha256sum deps/package-lock.json | cut -c1-16)
+if [ ! -f deps/node_modules/tree-sitter-python/src/parser.c ] ||
+   [ "$(cat deps/node_modules/.testmap-stamp 2>/dev/null)" != "$lock_stamp" ]; then
+  say "fetching the tree-sitter-python grammar (npm)"
+  (cd deps && npm ci --ignore-scripts --legacy-peer-deps --no-audit --no-fund --loglevel=error >/dev/null)
+  echo "$lock_stamp" > deps/node_modules/.testmap-stamp
+fi
+
+# 4. Configure and build (ccache keeps rebuilds cheap).
+if [ ! -f build/build.ninja ]; then
+  say "configuring build/"
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    -DTESTMAP_PYTHON="$root/.venv/bin/python" >/dev/null
+fi
+say "building ${*:-all}"
+log=build/last-build.log
+if [ -t 1 ]; then
+  cmake --build build ${1:+--target "$@"}
+elif ! cmake --build build ${1:+--target "$@"} >"$log" 2>&1; then
+  cat "$log" >&2
+  exit 1
+fi
