@@ -12,4 +12,7 @@ namespace testmap::cli {
 // Adds `testmap scan` (static enumeration of pytest ids) to `app`.
 void RegisterScanCommand(CLI::App& app);
 
+// Adds `testmap plan` (CI split plans from timings) to `app`.
+void RegisterPlanCommand(CLI::App& app);
+
 }  // namespace testmap::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("testmap ") + TESTMAP_VERSION);
   app.require_subcommand(1);
   testmap::cli::RegisterScanCommand(app);
+  testmap::cli::RegisterPlanCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,0 +1,44 @@
+#include "indexer/timings/timing_error.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "indexer/timings/timing_record.h"
+
+namespace testmap::indexer {
+namespace {
+
+std::string Where(const std::string& file, int line) {
+  return line > 0 ? file + ":" + std::to_string(line) : file;
+}
+
+}  // namespace
+
+TimingError::TimingError(std::string file, int line, const std::string& message)
+    : std::runtime_error(Where(file, line) + ": " + message), file_(std::move(file)), line_(line) {}
+
+void CheckDuration(double seconds, const std::string& file, int line, const std::string& what) {
+  if (std::isnan(seconds)) throw TimingError(file, line, "duration of " + what + " is NaN");
+  if (std::isinf(seconds)) throw TimingError(file, line, "duration of " + what + " is infinite");
+  if (seconds < 0) {
+    std::ostringstream out;
+    out << "duration of " << what << " is negative (" << seconds << " s)";
+    throw TimingError(file, line, out.str());
+  }
+}
+
+const char* OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPassed:
+      return "passed";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kError:
+      return "error";
+    case Outcome::kSkipped:
+      return "skipped";
+  }
+  return "unknown";
+}
+
+}  // namespace testmap::indexer

@@ -1,0 +1,68 @@
+#include "indexer/timings/timing_file_reader.h"
+
+#include "indexer/timings/json_text.h"
+#include "indexer/timings/junit_reader.h"
+#include "indexer/timings/read_file_text.h"
+#include "indexer/timings/test_durations_reader.h"
+#include "indexer/timings/test_times_reader.h"
+#include "indexer/timings/timing_error.h"
+
+namespace testmap::indexer {
+
+const char* TimingFormatName(TimingFormat format) {
+  switch (format) {
+    case TimingFormat::kJUnitXml:
+      return "junit-xml";
+    case TimingFormat::kTestDurations:
+      return "test-durations";
+    case TimingFormat::kTestTimes:
+      return "test-times";
+  }
+  return "unknown";
+}
+
+TimingFormat DetectTimingFormat(const std::string& text, const std::string& source) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw TimingError(source, 0, "empty timing file");
+  if (text[first] == '<') return TimingFormat::kJUnitXml;
+  if (text[first] == '[') return TimingFormat::kTestDurations;
+  if (text[first] != '{') {
+    throw TimingError(source, LineOfOffset(text, first),
+                      "not a timing file (expected JUnit XML, .test_durations or test-times.json)");
+  }
+  // Peek at the first value: a number means {nodeid: seconds}; an object
+  // means {job: {...}}. Skipping the first key by hand is enough here; the
+  // real parse that follows reports any syntax error properly.
+  size_t colon = text.find(':', first);
+  while (colon != std::string::npos) {
+    // The colon must be outside the key string (node ids contain "::").
+    size_t quote_open = text.find('"', first);
+    size_t quote_close = quote_open;
+    while (quote_close != std::string::npos) {
+      quote_close = text.find('"', quote_close + 1);
+      if (quote_close == std::string::npos || text[quote_close - 1] != '\\') break;
+    }
+    if (quote_close == std::string::npos) break;
+    colon = text.find(':', quote_close);
+    if (colon == std::string::npos) break;
+    size_t value = text.find_first_not_of(" \t\r\n", colon + 1);
+    if (value != std::string::npos && text[value] == '{') return TimingFormat::kTestTimes;
+    return TimingFormat::kTestDurations;
+  }
+  return TimingFormat::kTestDurations;  // "{}" or broken: let the parser say
+}
+
+std::vector<TimingRecord> ReadTimingFile(const std::string& path) {
+  std::string text = ReadFileText(path);
+  switch (DetectTimingFormat(text, path)) {
+    case TimingFormat::kJUnitXml:
+      return ParseJUnitXml(text, path);
+    case TimingFormat::kTestDurations:
+      return ParseTestDurations(text, path);
+    case TimingFormat::kTestTimes:
+      return ParseTestTimes(text, path);
+  }
+  return {};
+}
+
+}  // namespace testmap::indexer

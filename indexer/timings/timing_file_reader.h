@@ -1,0 +1,25 @@
+// One entry point for every timing format, chosen by content rather than by
+// file name (CI artifacts get renamed): XML is JUnit; a JSON object whose
+// values are numbers is .test_durations; nested {job: {config: ...}} is
+// PyTorch's test-times.json.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "indexer/timings/timing_record.h"
+
+namespace testmap::indexer {
+
+enum class TimingFormat { kJUnitXml, kTestDurations, kTestTimes };
+
+const char* TimingFormatName(TimingFormat format);
+
+// Which format `text` is in. Throws TimingError for an empty file or
+// content that is none of them.
+TimingFormat DetectTimingFormat(const std::string& text, const std::string& source);
+
+// Reads `path` in whatever format it is.
+std::vector<TimingRecord> ReadTimingFile(const std::string& path);
+
+}  // namespace testmap::indexer
