@@ -1,0 +1,13 @@
+"""testmap's pytest side: records what every test dispatched.
+
+Use through `testmap trace -- pytest ...`, or directly:
+
+    PYTHONPATH=tracer/python pytest -p testmap_trace.plugin \
+        --testmap-out traces/ --testmap-tracer-lib build/lib/libtestmap_tracer.so
+
+The trace format is documented in docs/trace-format.md.
+"""
+
+FORMAT_NAME = "testmap-trace"
+FORMAT_VERSION = 1
+__version__ = "0.1.0"

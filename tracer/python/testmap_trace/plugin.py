@@ -1,0 +1,190 @@
+"""pytest plugin: marks test boundaries, records outcomes and per-phase
+durations, and streams one record per test to a JSONL shard.
+
+Options (normally passed by `testmap trace`):
+  --testmap-out DIR            where shards go (required to activate)
+  --testmap-recorder cpp|reference|none
+  --testmap-tracer-lib PATH    libtestmap_tracer.so (cpp recorder)
+  --testmap-compile-logs       capture aot_graphs/post_grad_graphs per test
+  --testmap-logs-lib PATH      libtestmap_torch_logs.so (the parser)
+  --testmap-passthrough-mode   run every test under a do-nothing
+                               TorchDispatchMode (for checking the C++
+                               recorder against the reference, see below)
+
+Why the passthrough mode: an active TorchDispatchMode changes the program
+it observes. ATen's isTensorSubclassLike() is true whenever a mode is
+active, and kernels then take their out-of-place branches (isclose uses
+bitwise_and instead of bitwise_and_, max's backward scatter instead of
+scatter_), and autograd adds detach calls. The C++ recorder sees the
+untouched program; run under a passthrough mode it sees the very program
+the reference sees, which is what an exact comparison needs.
+
+Each process writes its own shard, trace-<worker>.jsonl: `main` without
+xdist, `gw0`, `gw1`, ... under pytest-xdist (the controller writes none).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import pytest
+
+from . import FORMAT_NAME, FORMAT_VERSION
+from .trace_file import ShardWriter
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("testmap", "testmap trace recording")
+    group.addoption("--testmap-out", default=None, help="directory for trace shards")
+    group.addoption("--testmap-recorder", default="cpp", choices=("cpp", "reference", "none"))
+    group.addoption("--testmap-tracer-lib", default=None, help="path of libtestmap_tracer.so")
+    group.addoption("--testmap-compile-logs", action="store_true", help="capture TORCH_LOGS graphs")
+    group.addoption("--testmap-logs-lib", default=None, help="path of libtestmap_torch_logs.so")
+    group.addoption("--testmap-passthrough-mode", action="store_true",
+                    help="run tests under a do-nothing TorchDispatchMode (validation only)")
+
+
+def pytest_configure(config):
+    out = config.getoption("--testmap-out")
+    if not out:
+        return
+    is_xdist_controller = (
+        config.pluginmanager.hasplugin("xdist")
+        and getattr(config.option, "numprocesses", None)
+        and not hasattr(config, "workerinput")
+    )
+    if is_xdist_controller:
+        return  # the workers trace; the controller only schedules
+    config.pluginmanager.register(TracePlugin(config, out), "testmap-trace")
+
+
+def _make_recorder(config):
+    kind = config.getoption("--testmap-recorder")
+    if kind == "cpp":
+        from .cpp_recorder import CppRecorder
+
+        lib = config.getoption("--testmap-tracer-lib") or os.environ.get("TESTMAP_TRACER_LIB")
+        if not lib:
+            raise pytest.UsageError("--testmap-recorder=cpp needs --testmap-tracer-lib")
+        return CppRecorder(lib)
+    if kind == "reference":
+        from .reference_recorder import ReferenceRecorder
+
+        return ReferenceRecorder()
+    return None
+
+
+def _outcome(reports) -> str:
+    """One outcome per test from its phase reports (pytest's own rules)."""
+    setup, call, teardown = (reports.get(p) for p in ("setup", "call", "teardown"))
+    if setup is not None and setup.failed:
+        return "error"
+    if setup is not None and setup.skipped:
+        return "xfailed" if hasattr(setup, "wasxfail") else "skipped"
+    outcome = "passed"
+    if call is not None:
+        if call.skipped:
+            outcome = "xfailed" if hasattr(call, "wasxfail") else "skipped"
+        elif call.failed:
+            outcome = "failed"
+        elif hasattr(call, "wasxfail"):
+            outcome = "xpassed"
+    if teardown is not None and teardown.failed and outcome in ("passed", "xpassed", "skipped"):
+        return "error"
+    return outcome
+
+
+class TracePlugin:
+    def __init__(self, config, out):
+        self.config = config
+        self.worker = getattr(config, "workerinput", {}).get("workerid", "main")
+        self.recorder = _make_recorder(config)
+        self.logs = None
+        if config.getoption("--testmap-compile-logs"):
+            from .torch_logs_capture import TorchLogsCapture
+
+            lib = config.getoption("--testmap-logs-lib") or os.environ.get("TESTMAP_LOGS_LIB")
+            if not lib:
+                raise pytest.UsageError("--testmap-compile-logs needs --testmap-logs-lib")
+            self.logs = TorchLogsCapture(lib)
+            self.raw_logs = open(os.path.join(out, f"torch-logs-{self.worker}.log"), "a", encoding="utf-8")
+        self._hook_compile()
+        self.shard = ShardWriter(os.path.join(out, f"trace-{self.worker}.jsonl"))
+        from .run_metadata import collect
+
+        extra = {"worker": self.worker, "compile_logs": self.logs is not None}
+        if self.recorder is not None and hasattr(self.recorder, "build_info"):
+            extra["tracer"] = {"path": self.recorder.path, **self.recorder.build_info}
+        self.shard.write({
+            "type": "run", "format": FORMAT_NAME, "version": FORMAT_VERSION, "worker": self.worker,
+            "metadata": collect(str(config.rootpath), self.recorder.name if self.recorder else "none", extra),
+        })
+        self.reports = {}
+
+    def _hook_compile(self):
+        # The C++ recorder pauses where torch hides calls from a
+        # TorchDispatchMode: torch.compile's tracing (the compiled artifact's
+        # calls are kept) and Tensor._make_subclass. See mode_pauses.py.
+        if self.recorder is not None and self.recorder.name == "cpp":
+            from . import mode_pauses
+
+            mode_pauses.install(self.recorder)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        self.reports = {}
+        start = time.time()
+        self.shard.write({"type": "begin", "nodeid": item.nodeid, "worker": self.worker, "time": start})
+        if self.logs is not None:
+            self.logs.start()
+        if self.recorder is not None:
+            self.recorder.start()
+        passthrough = None
+        if self.config.getoption("--testmap-passthrough-mode"):
+            from .reference_recorder import PassthroughMode
+
+            passthrough = PassthroughMode()
+            passthrough.__enter__()
+        try:
+            return (yield)
+        finally:
+            if passthrough is not None:
+                passthrough.__exit__(None, None, None)
+            ops = []
+            if self.recorder is not None:
+                self.recorder.stop()
+                ops = [dict(r, evidence="eager") for r in self.recorder.take()]
+            record = {
+                "type": "test",
+                "nodeid": item.nodeid,
+                "outcome": _outcome(self.reports),
+                "duration": round(sum(r["duration"] for r in self._phases().values()), 6),
+                "phases": self._phases(),
+                "ops": ops,
+                "worker": self.worker,
+                "start": start,
+            }
+            if self.logs is not None:
+                text = self.logs.stop()
+                if text:
+                    parsed = self.logs.parse(text, item.nodeid)
+                    record["ops"] += parsed["ops"]
+                    if parsed.get("diagnostics"):
+                        record["compile_diagnostics"] = parsed["diagnostics"][:20]
+                    self.raw_logs.write(f"### testmap test {item.nodeid}\n{text}")
+                    self.raw_logs.flush()
+            self.shard.write(record)
+
+    def _phases(self):
+        return {
+            when: {"outcome": r.outcome, "duration": round(r.duration, 6)}
+            for when, r in self.reports.items()
+        }
+
+    def pytest_runtest_logreport(self, report):
+        self.reports[report.when] = report
+
+    def pytest_unconfigure(self, config):
+        self.shard.close()

@@ -1,0 +1,46 @@
+// The C interface of libtestmap_tracer.so, called by the pytest plugin
+// through ctypes (tracer/python/testmap_trace/cpp_recorder.py).
+//
+// Loading the library (torch.ops.load_library) registers a boxed dispatcher
+// fallback on DispatchKey::Fake. That key sits directly below
+// DispatchKey::Python, the key through which a TorchDispatchMode sees
+// operators, with no kernels or fallbacks of torch's own in between. Putting
+// it in a thread's included-key set therefore shows the recorder exactly
+// the calls a TorchDispatchMode would see on that thread: below autograd and
+// CompositeImplicitAutograd decomposition, factory ops included, and, as
+// the autograd engine copies the caller's dispatch-key TLS into the graph
+// task, the backward ops on the engine's threads too. While recording a call
+// the key is excluded, like the mode is popped while its handler runs, so
+// ops that kernels call internally are not recorded.
+//
+// No C++ (and no torch type) crosses this interface: the plugin must be
+// able to refuse a library built against another torch before calling it.
+#pragma once
+
+#include <cstddef>
+
+extern "C" {
+
+// "<torch version>\n<torch git version>\n<testmap version>": what the
+// library was built against. The same text is embedded in the file behind
+// the marker TESTMAP_TRACER_BUILD= so that a loader can read it *without*
+// loading the library (loading a mismatched build may itself crash).
+const char* testmap_tracer_build_info();
+
+// Starts (on != 0) or stops recording on the calling thread. Threads that
+// the autograd engine starts for this thread's backward passes follow it.
+void testmap_tracer_enable(int on);
+
+// Suspends (on != 0) or resumes recording on the calling thread without
+// losing what was recorded; nests. The plugin suspends while torch.compile
+// traces and compiles, as torch does for a TorchDispatchMode whose
+// ignore_compile_internals() is true.
+void testmap_tracer_suspend(int on);
+
+// What was recorded since the previous take, as a JSON array of
+// {"op", "dtypes", "device", "count"} objects sorted by op, then clears it.
+// The string is owned by the caller: release it with testmap_tracer_free.
+char* testmap_tracer_take();
+void testmap_tracer_free(char* text);
+
+}  // extern "C"
