@@ -65,7 +65,8 @@ class TestModuleSmoke(TestCase):
         m2 = module_info.module_cls(*args, **kwargs).to(device=device, dtype=dtype)
         m2.load_state_dict(m.state_dict())
         fw_args = module_input.forward_input.args
-        self.assertEqual(m(*fw_args), m2(*fw_args))
+        fw_kwargs = module_input.forward_input.kwargs
+        self.assertEqual(m(*fw_args, **fw_kwargs), m2(*fw_args, **fw_kwargs))
 
 
 instantiate_device_type_tests(TestModuleSmoke, globals(), except_for="cuda")

@@ -1,0 +1,839 @@
+#include "analyzers/python/expression_evaluator.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace testmap::python {
+namespace {
+
+constexpr int kMaxDepth = 64;
+constexpr size_t kMaxItems = 1 << 20;  // refuse to materialize huge ranges/products
+
+std::string LastComponent(const std::string& dotted) {
+  size_t dot = dotted.rfind('.');
+  return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+}
+
+// Names that torch's test machinery exports, recognized whatever module
+// path they were imported through.
+bool FromTorchTesting(const std::string& qualified) {
+  return qualified.rfind("torch.testing", 0) == 0 || qualified.find('.') == std::string::npos;
+}
+
+// Decodes a Python string literal's body (escapes unless raw).
+std::string Unescape(std::string_view body, bool raw) {
+  if (raw) return std::string(body);
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 == body.size()) {
+      out += c;
+      continue;
+    }
+    char e = body[++i];
+    switch (e) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case '0':
+        out += '\0';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      case '"':
+        out += '"';
+        break;
+      case '\n':
+        break;  // line continuation
+      default:
+        out += '\\';
+        out += e;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool PythonEquals(const Value& a, const Value& b, bool* known) {
+  using K = Value::Kind;
+  *known = a.known() && b.known();
+  if (!*known) return false;
+  auto numeric = [](const Value& v) {
+    return v.kind == K::kInt || v.kind == K::kBool || v.kind == K::kFloat;
+  };
+  if (numeric(a) && numeric(b)) {
+    auto as_double = [](const Value& v) {
+      return v.kind == K::kFloat  ? v.f
+             : v.kind == K::kBool ? (v.b ? 1.0 : 0.0)
+                                  : static_cast<double>(v.i);
+    };
+    return as_double(a) == as_double(b);
+  }
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case K::kNone:
+      return true;
+    case K::kStr:
+    case K::kDtype:
+    case K::kDevice:
+    case K::kEnum:
+    case K::kClass:
+      return a.text == b.text;
+    case K::kOpInfo:
+    case K::kModuleInfo:
+      return a.index == b.index;
+    case K::kList:
+      if (a.items.size() != b.items.size()) return false;
+      for (size_t i = 0; i < a.items.size(); ++i)
+        if (!PythonEquals(a.items[i], b.items[i], known)) return false;
+      return true;
+    default:
+      *known = false;
+      return false;
+  }
+}
+
+Evaluator::Evaluator(const ParsedModule& module, const ModuleModel& model, SnapshotSource snapshot)
+    : module_(module), model_(model), snapshot_source_(std::move(snapshot)) {}
+
+const TorchSnapshot* Evaluator::snapshot() {
+  if (!snapshot_loaded_) {
+    snapshot_loaded_ = true;
+    snapshot_ = snapshot_source_ ? snapshot_source_() : nullptr;
+  }
+  if (!snapshot_) snapshot_missing_ = true;
+  return snapshot_;
+}
+
+std::string Evaluator::QualifiedName(TSNode n) const {
+  if (Is(n, "identifier")) {
+    std::string name(module_.Text(n));
+    auto it = model_.imports.find(name);
+    return it != model_.imports.end() ? it->second : name;
+  }
+  if (Is(n, "attribute")) {
+    std::string object = QualifiedName(Field(n, "object"));
+    if (object.empty()) return "";
+    return object + "." + std::string(module_.Text(Field(n, "attribute")));
+  }
+  return "";
+}
+
+Value Evaluator::Eval(TSNode n, const Locals* locals) {
+  if (ts_node_is_null(n)) return Value::Unknown("");
+  if (depth_ > kMaxDepth) return Value::Unknown(Text(n));
+  ++depth_;
+  struct Leave {
+    int& d;
+    ~Leave() { --d; }
+  } leave{depth_};
+
+  std::string_view type = ts_node_type(n);
+  if (type == "integer") {
+    std::string t;
+    for (char c : module_.Text(n))
+      if (c != '_') t += c;
+    if (!t.empty() && (t.back() == 'j' || t.back() == 'J')) return Value::Unknown(Text(n));
+    int base = 10;
+    size_t skip = 0;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+      base = 16, skip = 2;
+    else if (t.size() > 2 && t[0] == '0' && (t[1] == 'o' || t[1] == 'O'))
+      base = 8, skip = 2;
+    else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B'))
+      base = 2, skip = 2;
+    errno = 0;
+    long long v = std::strtoll(t.c_str() + skip, nullptr, base);
+    if (errno == ERANGE) return Value::Unknown(Text(n));
+    return Value::Int(v);
+  }
+  if (type == "float") {
+    std::string t;
+    for (char c : module_.Text(n))
+      if (c != '_') t += c;
+    if (!t.empty() && (t.back() == 'j' || t.back() == 'J')) return Value::Unknown(Text(n));
+    return Value::Float(std::strtod(t.c_str(), nullptr));
+  }
+  if (type == "true") return Value::Bool(true);
+  if (type == "false") return Value::Bool(false);
+  if (type == "none") return Value::None();
+  if (type == "string") return EvalString(n, locals);
+  if (type == "concatenated_string") {
+    std::string s;
+    for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+      Value part = EvalString(ts_node_named_child(n, i), locals);
+      if (part.kind != Value::Kind::kStr) return Value::Unknown(Text(n));
+      s += part.text;
+    }
+    return Value::Str(s);
+  }
+  if (type == "identifier") return EvalName(Text(n), n, locals);
+  if (type == "attribute") return EvalAttribute(n, locals);
+  if (type == "call") return EvalCall(n, locals);
+  if (type == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
+    return Eval(ts_node_named_child(n, 0), locals);
+  if (type == "list" || type == "tuple" || type == "set" || type == "expression_list")
+    return EvalSequence(n, locals);
+  if (type == "list_comprehension" || type == "generator_expression" || type == "set_comprehension")
+    return EvalComprehension(n, locals);
+  if (type == "binary_operator") return EvalBinary(n, locals);
+  if (type == "unary_operator") {
+    Value v = Eval(Field(n, "argument"), locals);
+    std::string op(module_.Text(Field(n, "operator")));
+    if (op == "-" && v.kind == Value::Kind::kInt) return Value::Int(-v.i);
+    if (op == "-" && v.kind == Value::Kind::kFloat) return Value::Float(-v.f);
+    if (op == "+" && (v.kind == Value::Kind::kInt || v.kind == Value::Kind::kFloat)) return v;
+    return Value::Unknown(Text(n));
+  }
+  if (type == "comparison_operator") return EvalComparison(n, locals);
+  if (type == "not_operator") {
+    bool known;
+    bool t = Truthy(Eval(Field(n, "argument"), locals), &known);
+    return known ? Value::Bool(!t) : Value::Unknown(Text(n));
+  }
+  if (type == "boolean_operator") {
+    Value left = Eval(Field(n, "left"), locals);
+    bool known;
+    bool t = Truthy(left, &known);
+    if (!known) return Value::Unknown(Text(n));
+    std::string op(module_.Text(Field(n, "operator")));
+    if ((op == "and" && !t) || (op == "or" && t)) return left;
+    return Eval(Field(n, "right"), locals);
+  }
+  if (type == "conditional_expression" && ts_node_named_child_count(n) == 3) {
+    bool known;
+    bool t = Truthy(Eval(ts_node_named_child(n, 1), locals), &known);
+    if (!known) return Value::Unknown(Text(n));
+    return Eval(ts_node_named_child(n, t ? 0 : 2), locals);
+  }
+  if (type == "subscript") {
+    Value v = Eval(Field(n, "value"), locals);
+    TSNode sub = Field(n, "subscript");
+    if (v.kind != Value::Kind::kList || ts_node_is_null(sub)) return Value::Unknown(Text(n));
+    int64_t size = static_cast<int64_t>(v.items.size());
+    if (Is(sub, "slice")) {
+      int64_t bounds[2] = {0, size};
+      int k = 0;
+      for (uint32_t i = 0, c = ts_node_child_count(sub); i < c && k < 2; ++i) {
+        TSNode ch = ts_node_child(sub, i);
+        if (!ts_node_is_named(ch)) {
+          if (module_.Text(ch) == ":") ++k;
+          continue;
+        }
+        Value b = Eval(ch, locals);
+        if (b.kind != Value::Kind::kInt) return Value::Unknown(Text(n));
+        bounds[k] = b.i < 0 ? std::max<int64_t>(0, size + b.i) : std::min(b.i, size);
+      }
+      std::vector<Value> items;
+      for (int64_t i = bounds[0]; i < bounds[1]; ++i) items.push_back(v.items[i]);
+      return Value::List(std::move(items));
+    }
+    Value idx = Eval(sub, locals);
+    if (idx.kind != Value::Kind::kInt) return Value::Unknown(Text(n));
+    int64_t i = idx.i < 0 ? size + idx.i : idx.i;
+    if (i < 0 || i >= size) return Value::Unknown(Text(n));
+    return v.items[i];
+  }
+  if (type == "lambda") {
+    Value v;
+    v.kind = Value::Kind::kCallable;
+    v.node = n;
+    v.text = Text(n);
+    return v;
+  }
+  return Value::Unknown(Text(n));
+}
+
+Value Evaluator::EvalString(TSNode n, const Locals* locals) {
+  if (!Is(n, "string")) return Eval(n, locals);
+  std::string_view text = module_.Text(n);
+  size_t q = text.find_first_of("'\"");
+  if (q == std::string_view::npos) return Value::Unknown(std::string(text));
+  std::string prefix;
+  for (char c : text.substr(0, q)) prefix += static_cast<char>(std::tolower(c));
+  if (prefix.find('b') != std::string::npos) return Value::Unknown(std::string(text));
+  bool raw = prefix.find('r') != std::string::npos;
+  bool fstring = prefix.find('f') != std::string::npos;
+  if (!fstring) {
+    size_t quote_len = text.substr(q, 3) == "\"\"\"" || text.substr(q, 3) == "'''" ? 3 : 1;
+    if (text.size() < q + 2 * quote_len) return Value::Unknown(std::string(text));
+    return Value::Str(Unescape(text.substr(q + quote_len, text.size() - q - 2 * quote_len), raw));
+  }
+  // f-string: literal parts come from the children between interpolations.
+  std::string out;
+  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+    TSNode part = ts_node_named_child(n, i);
+    if (Is(part, "string_content")) {
+      out += Unescape(module_.Text(part), raw);
+    } else if (Is(part, "interpolation")) {
+      if (!ts_node_is_null(Field(part, "format_specifier")))
+        return Value::Unknown(std::string(text));
+      Value v = Eval(Field(part, "expression"), locals);
+      TSNode conversion = Field(part, "type_conversion");
+      std::string s;
+      if (!ts_node_is_null(conversion) && module_.Text(conversion) == "!r" &&
+          v.kind == Value::Kind::kStr) {
+        s = "'" + v.text + "'";
+      } else if (!PythonStr(v, &s)) {
+        return Value::Unknown(std::string(text));
+      }
+      out += s;
+    } else if (Is(part, "escape_sequence")) {
+      out += Unescape(module_.Text(part), false);
+    }
+  }
+  return Value::Str(out);
+}
+
+Value Evaluator::EvalName(const std::string& name, TSNode node, const Locals* locals) {
+  if (locals) {
+    auto it = locals->find(name);
+    if (it != locals->end()) return it->second;
+  }
+  auto fn = model_.function_index.find(name);
+  if (fn != model_.function_index.end()) {
+    Value v;
+    v.kind = Value::Kind::kCallable;
+    v.node = model_.functions[fn->second].def;
+    v.text = name;
+    return v;
+  }
+  auto a = model_.assignments.find(name);
+  if (a != model_.assignments.end() && !evaluating_.count(name)) {
+    evaluating_.insert(name);
+    Value v = Eval(a->second, nullptr);
+    evaluating_.erase(name);
+    return v;
+  }
+  auto imp = model_.imports.find(name);
+  if (imp != model_.imports.end()) return EvalQualified(imp->second, node);
+  if (name == "str" || name == "repr" || name == "int" || name == "float" || name == "bool") {
+    Value v;
+    v.kind = Value::Kind::kBuiltin;
+    v.text = name;
+    return v;
+  }
+  return Value::Unknown(name);
+}
+
+// Names imported from torch: dtypes, op/module lists, enum members.
+Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
+  std::string last = LastComponent(q);
+  if (q.rfind("torch.", 0) == 0 && q.find('.', 6) == std::string::npos) {
+    if (const TorchSnapshot* s = snapshot()) {
+      auto it = s->dtype_aliases.find(last);
+      if (it != s->dtype_aliases.end()) return Value::Dtype(it->second);
+    }
+  }
+  if (q.find("common_methods_invocations") != std::string::npos ||
+      q.find("common_modules") != std::string::npos || q.find("opinfo") != std::string::npos) {
+    if (const TorchSnapshot* s = snapshot()) {
+      if (auto it = s->op_lists.find(last); it != s->op_lists.end()) {
+        std::vector<Value> items;
+        for (int i : it->second) {
+          Value v;
+          v.kind = Value::Kind::kOpInfo;
+          v.index = i;
+          v.text = s->ops[i].formatted_name;  // how test names spell it
+          items.push_back(v);
+        }
+        return Value::List(std::move(items));
+      }
+      if (auto it = s->module_lists.find(last); it != s->module_lists.end()) {
+        std::vector<Value> items;
+        for (int i : it->second) {
+          Value v;
+          v.kind = Value::Kind::kModuleInfo;
+          v.index = i;
+          v.text = s->modules[i].formatted_name;
+          items.push_back(v);
+        }
+        return Value::List(std::move(items));
+      }
+    }
+  }
+  if (q.rfind("torch.nn.", 0) == 0 && !last.empty() &&
+      std::isupper(static_cast<unsigned char>(last[0]))) {
+    Value c = Value::Str(q);
+    c.kind = Value::Kind::kClass;
+    return c;
+  }
+  size_t dot = q.rfind('.');
+  if (dot != std::string::npos) {
+    std::string owner = LastComponent(q.substr(0, dot));
+    if (owner == "OpDTypes" || owner == "TrainEvalMode") {
+      Value v;
+      v.kind = Value::Kind::kEnum;
+      v.text = owner + "." + last;
+      return v;
+    }
+  }
+  return Value::Unknown(ts_node_is_null(node) ? q : Text(node));
+}
+
+Value Evaluator::EvalAttribute(TSNode n, const Locals* locals) {
+  TSNode object = Field(n, "object");
+  std::string attr(module_.Text(Field(n, "attribute")));
+  // Attributes of values (op.name) before names through imports (torch.half).
+  bool object_is_local = Is(object, "identifier") && locals && locals->count(Text(object));
+  if (object_is_local || !Is(object, "identifier") || model_.assignments.count(Text(object))) {
+    Value v = Eval(object, locals);
+    const TorchSnapshot* s = (v.kind == Value::Kind::kOpInfo || v.kind == Value::Kind::kModuleInfo)
+                                 ? snapshot()
+                                 : nullptr;
+    if (v.kind == Value::Kind::kOpInfo && s) {
+      const OpInfoEntry& op = s->ops[v.index];
+      if (attr == "name") return Value::Str(op.name);
+      if (attr == "variant_test_name") return Value::Str(op.variant_test_name);
+      if (attr == "formatted_name") return Value::Str(op.formatted_name);
+      if (attr == "aten_name")
+        return op.aten_name.empty() ? Value::None() : Value::Str(op.aten_name);
+      if (attr == "full_name")
+        return Value::Str(op.variant_test_name.empty() ? op.name
+                                                       : op.name + "." + op.variant_test_name);
+      if (auto it = op.flags.find(attr); it != op.flags.end()) return Value::Bool(it->second);
+    }
+    if (v.kind == Value::Kind::kModuleInfo && s) {
+      const ModuleInfoEntry& m = s->modules[v.index];
+      if (attr == "name") return Value::Str(m.name);
+      if (attr == "formatted_name") return Value::Str(m.formatted_name);
+      if (attr == "train_and_eval_differ") return Value::Bool(m.train_and_eval_differ);
+      if (attr == "module_cls") {
+        Value c = Value::Str(m.module_cls);
+        c.kind = Value::Kind::kClass;
+        return c;
+      }
+    }
+    if (object_is_local) return Value::Unknown(Text(n));
+  }
+  std::string q = QualifiedName(n);
+  if (!q.empty()) return EvalQualified(q, n);
+  return Value::Unknown(Text(n));
+}
+
+Evaluator::Args Evaluator::EvalArgs(TSNode call, const Locals* locals) {
+  Args args;
+  TSNode list = Field(call, "arguments");
+  if (ts_node_is_null(list)) return args;
+  if (Is(list, "generator_expression")) {
+    args.positional.push_back(Eval(list, locals));
+    return args;
+  }
+  for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
+    TSNode a = ts_node_named_child(list, i);
+    if (Is(a, "comment")) continue;
+    if (Is(a, "keyword_argument")) {
+      std::string name = Text(Field(a, "name"));
+      args.keyword_nodes[name] = Field(a, "value");
+      args.keyword[name] = Eval(Field(a, "value"), locals);
+    } else if (Is(a, "list_splat")) {
+      Value v = Eval(ts_node_named_child(a, 0), locals);
+      if (v.kind == Value::Kind::kList)
+        for (auto& item : v.items) args.positional.push_back(std::move(item));
+      else
+        args.positional.push_back(Value::Unknown(Text(a)));
+    } else if (Is(a, "dictionary_splat")) {
+      args.positional.push_back(Value::Unknown(Text(a)));
+    } else {
+      args.positional.push_back(Eval(a, locals));
+    }
+  }
+  return args;
+}
+
+Value Evaluator::EvalCall(TSNode n, const Locals* locals) {
+  TSNode callee = Field(n, "function");
+  std::string q = QualifiedName(callee);
+  bool local_callee = Is(callee, "identifier") && locals && locals->count(Text(callee));
+  std::string last = LastComponent(q);
+  Args args = EvalArgs(n, locals);
+  auto unknown = [&] { return Value::Unknown(Text(n)); };
+
+  if (!local_callee && !q.empty()) {
+    if (q == "range" && !args.positional.empty() && args.positional.size() <= 3) {
+      int64_t b[3] = {0, 0, 1};
+      for (const auto& a : args.positional)
+        if (a.kind != Value::Kind::kInt) return unknown();
+      if (args.positional.size() == 1)
+        b[1] = args.positional[0].i;
+      else
+        for (size_t i = 0; i < args.positional.size(); ++i) b[i] = args.positional[i].i;
+      if (b[2] == 0) return unknown();
+      std::vector<Value> items;
+      for (int64_t i = b[0]; b[2] > 0 ? i < b[1] : i > b[1]; i += b[2]) {
+        if (items.size() > kMaxItems) return unknown();
+        items.push_back(Value::Int(i));
+      }
+      return Value::List(std::move(items));
+    }
+    if ((q == "list" || q == "tuple" || q == "sorted") && args.positional.size() == 1 &&
+        args.positional[0].kind == Value::Kind::kList && q != "sorted")
+      return args.positional[0];
+    if (q == "torch.device" && !args.positional.empty() &&
+        args.positional[0].kind == Value::Kind::kStr) {
+      Value v = Value::Str(args.positional[0].text);
+      v.kind = Value::Kind::kDevice;
+      return v;
+    }
+    if ((q == "itertools.product" || q == "product") && !args.positional.empty()) {
+      std::vector<Value> acc{Value::List({})};
+      for (const auto& seq : args.positional) {
+        if (seq.kind != Value::Kind::kList) return unknown();
+        std::vector<Value> next;
+        for (const auto& prefix : acc)
+          for (const auto& item : seq.items) {
+            Value t = prefix;
+            t.items.push_back(item);
+            next.push_back(std::move(t));
+            if (next.size() > kMaxItems) return unknown();
+          }
+        acc = std::move(next);
+      }
+      return Value::List(std::move(acc));
+    }
+    if (q == "filter" && args.positional.size() == 2 &&
+        args.positional[1].kind == Value::Kind::kList) {
+      std::vector<Value> kept;
+      for (const auto& item : args.positional[1].items) {
+        bool known;
+        bool keep = Truthy(Call(args.positional[0], {item}), &known);
+        if (!known) return unknown();
+        if (keep) kept.push_back(item);
+      }
+      return Value::List(std::move(kept));
+    }
+    if (last == "subtest" && FromTorchTesting(q) && !args.positional.empty()) {
+      Value v;
+      v.kind = Value::Kind::kSubtest;
+      v.items.push_back(args.positional[0]);
+      auto name = args.keyword.find("name");
+      if (name != args.keyword.end()) {
+        if (name->second.kind == Value::Kind::kStr)
+          v.text = name->second.text;
+        else if (name->second.kind != Value::Kind::kNone)
+          return unknown();
+      }
+      if (auto d = args.keyword_nodes.find("decorators"); d != args.keyword_nodes.end())
+        v.decorators.push_back(Text(d->second));
+      if (args.positional.size() > 1) v.decorators.push_back(Text(n));
+      return v;
+    }
+    if (q == "pytest.param") {
+      Value v;
+      v.kind = Value::Kind::kParam;
+      v.items = args.positional;
+      if (auto id = args.keyword.find("id"); id != args.keyword.end()) {
+        v.has_id = true;
+        if (id->second.kind == Value::Kind::kStr)
+          v.text = id->second.text;
+        else if (id->second.kind != Value::Kind::kNone)
+          return unknown();
+        else
+          v.has_id = false;
+      }
+      if (auto m = args.keyword_nodes.find("marks"); m != args.keyword_nodes.end())
+        v.decorators.push_back(Text(m->second));
+      return v;
+    }
+    // dtype helpers: all_types_and(torch.half) is all_types() + (half,).
+    if (FromTorchTesting(q) || q.find("common_dtype") != std::string::npos) {
+      if (const TorchSnapshot* s = (model_.function_index.count(last) ? nullptr : snapshot())) {
+        auto it = s->dtype_helpers.find(last);
+        if (it != s->dtype_helpers.end() && args.keyword.empty()) {
+          std::vector<Value> items;
+          for (const auto& d : it->second) items.push_back(Value::Dtype(d));
+          for (const auto& a : args.positional) {
+            if (a.kind == Value::Kind::kNone) continue;  // _validate_dtypes drops None
+            if (a.kind != Value::Kind::kDtype) return unknown();
+            items.push_back(a);
+          }
+          return Value::List(std::move(items));
+        }
+        if (last == "get_all_dtypes" && args.positional.empty() && args.keyword.empty()) {
+          std::vector<Value> items;
+          for (const auto& d : s->all_dtypes) items.push_back(Value::Dtype(d));
+          return Value::List(std::move(items));
+        }
+      }
+    }
+  }
+  Value fn = Eval(callee, locals);
+  if (fn.kind == Value::Kind::kCallable || fn.kind == Value::Kind::kBuiltin) {
+    if (!args.keyword.empty()) return unknown();
+    Value r = Call(fn, args.positional);
+    return r.known() ? r : unknown();
+  }
+  return unknown();
+}
+
+Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
+  if (fn.kind == Value::Kind::kBuiltin) {
+    if (args.size() != 1) return Value::Unknown(fn.text);
+    std::string s;
+    if (fn.text == "str" && PythonStr(args[0], &s)) return Value::Str(s);
+    if (fn.text == "repr" && args[0].kind == Value::Kind::kStr)
+      return Value::Str("'" + args[0].text + "'");
+    if (fn.text == "repr" && args[0].kind != Value::Kind::kDtype && PythonStr(args[0], &s))
+      return Value::Str(s);
+    return Value::Unknown(fn.text);
+  }
+  if (fn.kind != Value::Kind::kCallable) return Value::Unknown(fn.text);
+  TSNode params = Field(fn.node, "parameters");
+  TSNode body;
+  if (Is(fn.node, "lambda")) {
+    body = Field(fn.node, "body");
+  } else {
+    // A def whose body is `return <expr>` (after an optional docstring).
+    TSNode block = Field(fn.node, "body");
+    TSNode ret{};
+    for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
+      TSNode s = ts_node_named_child(block, i);
+      if (Is(s, "comment")) continue;
+      if (Is(s, "return_statement")) {
+        ret = s;
+        break;
+      }
+      if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
+          Is(ts_node_named_child(s, 0), "string"))
+        continue;
+      return Value::Unknown(fn.text);
+    }
+    if (ts_node_is_null(ret) || ts_node_named_child_count(ret) != 1) return Value::Unknown(fn.text);
+    body = ts_node_named_child(ret, 0);
+  }
+  Locals locals;
+  size_t k = 0;
+  if (!ts_node_is_null(params)) {
+    for (uint32_t i = 0, c = ts_node_named_child_count(params); i < c; ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      if (Is(p, "identifier")) {
+        if (k >= args.size()) return Value::Unknown(fn.text);
+        locals[Text(p)] = args[k++];
+      } else if (Is(p, "default_parameter")) {
+        locals[Text(Field(p, "name"))] = k < args.size() ? args[k++] : Eval(Field(p, "value"));
+      } else if (Is(p, "list_splat_pattern") && ts_node_named_child_count(p) == 1) {
+        std::vector<Value> rest(args.begin() + std::min(k, args.size()), args.end());
+        locals[Text(ts_node_named_child(p, 0))] = Value::List(rest);
+        k = args.size();
+      } else {
+        return Value::Unknown(fn.text);
+      }
+    }
+  }
+  if (k != args.size()) return Value::Unknown(fn.text);
+  return Eval(body, &locals);
+}
+
+Value Evaluator::EvalSequence(TSNode n, const Locals* locals) {
+  std::vector<Value> items;
+  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+    TSNode e = ts_node_named_child(n, i);
+    if (Is(e, "comment")) continue;
+    if (Is(e, "list_splat")) {
+      Value v = Eval(ts_node_named_child(e, 0), locals);
+      if (v.kind != Value::Kind::kList) return Value::Unknown(Text(n));
+      for (auto& item : v.items) items.push_back(std::move(item));
+    } else {
+      items.push_back(Eval(e, locals));
+    }
+  }
+  return Value::List(std::move(items));
+}
+
+Value Evaluator::EvalComprehension(TSNode n, const Locals* locals) {
+  TSNode body = Field(n, "body");
+  std::vector<TSNode> clauses;
+  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (Is(ch, "for_in_clause") || Is(ch, "if_clause")) clauses.push_back(ch);
+  }
+  std::vector<Value> out;
+  bool ok = true;
+  Locals scope = locals ? *locals : Locals{};
+  std::function<void(size_t)> run = [&](size_t k) {
+    if (!ok) return;
+    if (k == clauses.size()) {
+      out.push_back(Eval(body, &scope));
+      if (out.size() > kMaxItems) ok = false;
+      return;
+    }
+    TSNode c = clauses[k];
+    if (Is(c, "if_clause")) {
+      bool known;
+      bool t = Truthy(Eval(ts_node_named_child(c, 0), &scope), &known);
+      if (!known)
+        ok = false;
+      else if (t)
+        run(k + 1);
+      return;
+    }
+    TSNode left = Field(c, "left");
+    Value seq = Eval(Field(c, "right"), &scope);
+    if (seq.kind != Value::Kind::kList) {
+      ok = false;
+      return;
+    }
+    std::vector<std::string> names;
+    if (Is(left, "identifier")) {
+      names.push_back(Text(left));
+    } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern")) {
+      for (uint32_t i = 0, m = ts_node_named_child_count(left); i < m; ++i) {
+        TSNode p = ts_node_named_child(left, i);
+        if (!Is(p, "identifier")) {
+          ok = false;
+          return;
+        }
+        names.push_back(Text(p));
+      }
+    } else {
+      ok = false;
+      return;
+    }
+    for (const auto& item : seq.items) {
+      if (names.size() == 1) {
+        scope[names[0]] = item;
+      } else {
+        if (item.kind != Value::Kind::kList || item.items.size() != names.size()) {
+          ok = false;
+          return;
+        }
+        for (size_t i = 0; i < names.size(); ++i) scope[names[i]] = item.items[i];
+      }
+      run(k + 1);
+      if (!ok) return;
+    }
+  };
+  run(0);
+  return ok ? Value::List(std::move(out)) : Value::Unknown(Text(n));
+}
+
+Value Evaluator::EvalBinary(TSNode n, const Locals* locals) {
+  Value a = Eval(Field(n, "left"), locals);
+  Value b = Eval(Field(n, "right"), locals);
+  std::string op(module_.Text(Field(n, "operator")));
+  using K = Value::Kind;
+  if (op == "+") {
+    if (a.kind == K::kList && b.kind == K::kList) {
+      a.items.insert(a.items.end(), b.items.begin(), b.items.end());
+      return a;
+    }
+    if (a.kind == K::kStr && b.kind == K::kStr) return Value::Str(a.text + b.text);
+    if (a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i + b.i);
+  }
+  if (op == "-" && a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i - b.i);
+  if (op == "*") {
+    if (a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i * b.i);
+    if (a.kind == K::kList && b.kind == K::kInt && b.i >= 0 && a.items.size() * b.i < kMaxItems) {
+      std::vector<Value> items;
+      for (int64_t r = 0; r < b.i; ++r) items.insert(items.end(), a.items.begin(), a.items.end());
+      return Value::List(std::move(items));
+    }
+  }
+  if (op == "%" && a.kind == K::kStr) return Value::Unknown(Text(n));
+  return Value::Unknown(Text(n));
+}
+
+Value Evaluator::EvalComparison(TSNode n, const Locals* locals) {
+  // Chains (a < b < c) evaluate pairwise, as Python does.
+  std::vector<TSNode> operands;
+  std::vector<std::string> ops;
+  for (uint32_t i = 0, c = ts_node_child_count(n); i < c; ++i) {
+    TSNode ch = ts_node_child(n, i);
+    if (ts_node_is_named(ch))
+      operands.push_back(ch);
+    else
+      ops.push_back(std::string(module_.Text(ch)));
+  }
+  // "not in"/"is not" may come as two tokens in some grammar versions.
+  std::vector<std::string> merged;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] == "not" && i + 1 < ops.size() && ops[i + 1] == "in")
+      merged.push_back("not in"), ++i;
+    else if (ops[i] == "is" && i + 1 < ops.size() && ops[i + 1] == "not")
+      merged.push_back("is not"), ++i;
+    else
+      merged.push_back(ops[i]);
+  }
+  if (operands.size() != merged.size() + 1) return Value::Unknown(Text(n));
+  Value left = Eval(operands[0], locals);
+  for (size_t i = 0; i < merged.size(); ++i) {
+    Value right = Eval(operands[i + 1], locals);
+    const std::string& op = merged[i];
+    bool known = true, result = false;
+    if (op == "==" || op == "!=" || op == "is" || op == "is not") {
+      result = PythonEquals(left, right, &known);
+      if (op == "!=" || op == "is not") result = !result;
+    } else if (op == "in" || op == "not in") {
+      if (right.kind == Value::Kind::kStr && left.kind == Value::Kind::kStr) {
+        result = right.text.find(left.text) != std::string::npos;
+      } else if (right.kind == Value::Kind::kList) {
+        for (const auto& item : right.items) {
+          bool k;
+          if (PythonEquals(left, item, &k)) {
+            result = true;
+            break;
+          }
+          if (!k) known = false;
+        }
+        if (result) known = true;
+      } else {
+        known = false;
+      }
+      if (op == "not in") result = !result;
+    } else if ((left.kind == Value::Kind::kInt || left.kind == Value::Kind::kFloat) &&
+               (right.kind == Value::Kind::kInt || right.kind == Value::Kind::kFloat)) {
+      double x = left.kind == Value::Kind::kInt ? left.i : left.f;
+      double y = right.kind == Value::Kind::kInt ? right.i : right.f;
+      result = op == "<"    ? x < y
+               : op == "<=" ? x <= y
+               : op == ">"  ? x > y
+               : op == ">=" ? x >= y
+                            : false;
+    } else {
+      known = false;
+    }
+    if (!known) return Value::Unknown(Text(n));
+    if (!result) return Value::Bool(false);
+    left = std::move(right);
+  }
+  return Value::Bool(true);
+}
+
+bool Evaluator::Truthy(const Value& v, bool* known) {
+  *known = true;
+  switch (v.kind) {
+    case Value::Kind::kNone:
+      return false;
+    case Value::Kind::kBool:
+      return v.b;
+    case Value::Kind::kInt:
+      return v.i != 0;
+    case Value::Kind::kFloat:
+      return v.f != 0;
+    case Value::Kind::kStr:
+      return !v.text.empty();
+    case Value::Kind::kList:
+      return !v.items.empty();
+    case Value::Kind::kDtype:
+    case Value::Kind::kOpInfo:
+    case Value::Kind::kModuleInfo:
+    case Value::Kind::kCallable:
+      return true;
+    default:
+      *known = false;
+      return false;
+  }
+}
+
+}  // namespace testmap::python

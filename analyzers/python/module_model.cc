@@ -1,0 +1,186 @@
+#include "analyzers/python/module_model.h"
+
+namespace testmap::python {
+namespace {
+
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(const ParsedModule& m) : m_(m) {}
+
+  ModuleModel Build() {
+    TSNode root = m_.root();
+    for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i)
+      TopLevel(ts_node_named_child(root, i));
+    return std::move(model_);
+  }
+
+ private:
+  std::string Str(TSNode n) const { return std::string(m_.Text(n)); }
+
+  FunctionDef ReadFunction(TSNode def, TSNode outer) {
+    FunctionDef f;
+    f.def = def;
+    f.outer = outer;
+    f.name = Str(Field(def, "name"));
+    if (Is(outer, "decorated_definition")) f.decorators = Decorators(outer);
+    TSNode params = Field(def, "parameters");
+    for (uint32_t i = 0, n = ts_node_named_child_count(params); i < n; ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      if (Is(p, "identifier")) {
+        f.params.push_back(Str(p));
+      } else {
+        TSNode name = Field(p, "name");
+        if (ts_node_is_null(name) && ts_node_named_child_count(p) > 0)
+          name = ts_node_named_child(p, 0);
+        if (!ts_node_is_null(name) && Is(name, "identifier")) f.params.push_back(Str(name));
+      }
+    }
+    return f;
+  }
+
+  std::vector<TSNode> Decorators(TSNode decorated) {
+    std::vector<TSNode> out;
+    for (uint32_t i = 0, n = ts_node_named_child_count(decorated); i < n; ++i) {
+      TSNode d = ts_node_named_child(decorated, i);
+      if (Is(d, "decorator") && ts_node_named_child_count(d) > 0)
+        out.push_back(ts_node_named_child(d, 0));
+    }
+    return out;
+  }
+
+  ClassDef ReadClass(TSNode node, TSNode outer) {
+    ClassDef c;
+    c.node = node;
+    c.outer = outer;
+    c.name = Str(Field(node, "name"));
+    if (Is(outer, "decorated_definition")) c.decorators = Decorators(outer);
+    TSNode supers = Field(node, "superclasses");
+    if (!ts_node_is_null(supers))
+      for (uint32_t i = 0, n = ts_node_named_child_count(supers); i < n; ++i) {
+        TSNode b = ts_node_named_child(supers, i);
+        if (!Is(b, "keyword_argument") && !Is(b, "comment")) c.bases.push_back(b);
+      }
+    TSNode body = Field(node, "body");
+    for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; ++i) {
+      TSNode s = ts_node_named_child(body, i);
+      TSNode def = s;
+      if (Is(s, "decorated_definition")) def = Field(s, "definition");
+      if (Is(def, "function_definition")) {
+        c.functions.push_back(ReadFunction(def, s));
+        c.members.push_back({ClassMember::Kind::kFunction,
+                             c.functions.back().name,
+                             static_cast<int>(c.functions.size()) - 1,
+                             {}});
+      } else if (Is(def, "class_definition")) {
+        c.members.push_back({ClassMember::Kind::kClass, Str(Field(def, "name")), -1, def});
+      } else if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1) {
+        TSNode a = ts_node_named_child(s, 0);
+        if (Is(a, "assignment")) {
+          TSNode left = Field(a, "left");
+          if (Is(left, "identifier"))
+            c.members.push_back({ClassMember::Kind::kAttribute, Str(left), -1, Field(a, "right")});
+        }
+      }
+    }
+    return c;
+  }
+
+  void Import(TSNode s) {
+    if (Is(s, "import_statement")) {
+      for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
+        TSNode name = ts_node_named_child(s, i);
+        if (Is(name, "aliased_import")) {
+          Bind(Str(Field(name, "alias")), Str(Field(name, "name")));
+        } else if (Is(name, "dotted_name")) {
+          // `import a.b` binds `a`, under which a.b is reachable.
+          std::string full = Str(name);
+          std::string first = full.substr(0, full.find('.'));
+          Bind(first, first);
+        }
+      }
+      return;
+    }
+    std::string module = Str(Field(s, "module_name"));
+    for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
+      TSNode name = ts_node_named_child(s, i);
+      if (ts_node_eq(name, Field(s, "module_name"))) continue;
+      if (Is(name, "aliased_import"))
+        Bind(Str(Field(name, "alias")), module + "." + Str(Field(name, "name")));
+      else if (Is(name, "dotted_name"))
+        Bind(Str(name), module + "." + Str(name));
+      else if (Is(name, "wildcard_import"))
+        model_.notes.push_back(
+            {ParsedModule::FirstLine(s), "`from " + module + " import *` is not followed"});
+    }
+  }
+
+  void Bind(const std::string& local, const std::string& qualified) {
+    model_.imports[local] = qualified;
+    model_.statements.push_back({Statement::Kind::kImport, local, -1, {}});
+  }
+
+  void TopLevel(TSNode s) {
+    TSNode def = Is(s, "decorated_definition") ? Field(s, "definition") : s;
+    if (Is(def, "class_definition")) {
+      model_.classes.push_back(ReadClass(def, s));
+      model_.statements.push_back({Statement::Kind::kClass,
+                                   model_.classes.back().name,
+                                   static_cast<int>(model_.classes.size()) - 1,
+                                   {}});
+    } else if (Is(def, "function_definition")) {
+      model_.functions.push_back(ReadFunction(def, s));
+      int idx = static_cast<int>(model_.functions.size()) - 1;
+      model_.function_index[model_.functions.back().name] = idx;
+      model_.statements.push_back(
+          {Statement::Kind::kFunction, model_.functions.back().name, idx, {}});
+    } else if (Is(s, "import_statement") || Is(s, "import_from_statement")) {
+      Import(s);
+    } else if (Is(s, "delete_statement")) {
+      for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
+        TSNode t = ts_node_named_child(s, i);
+        if (Is(t, "expression_list"))
+          for (uint32_t k = 0, m = ts_node_named_child_count(t); k < m; ++k)
+            Delete(ts_node_named_child(t, k));
+        else
+          Delete(t);
+      }
+    } else if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1) {
+      TSNode e = ts_node_named_child(s, 0);
+      if (Is(e, "assignment")) {
+        TSNode left = Field(e, "left"), right = Field(e, "right");
+        if (Is(left, "identifier") && !ts_node_is_null(right)) {
+          model_.assignments[Str(left)] = right;
+          model_.statements.push_back({Statement::Kind::kAssign, Str(left), -1, right});
+        }
+      } else if (Is(e, "call")) {
+        model_.statements.push_back({Statement::Kind::kCall, "", -1, e});
+      }
+    } else if (Is(s, "if_statement")) {
+      // `if __name__ == "__main__":` runs nothing at import; other
+      // conditional definitions depend on the environment.
+      TSNode cond = Field(s, "condition");
+      if (m_.Text(cond).find("__name__") == std::string_view::npos)
+        model_.notes.push_back({ParsedModule::FirstLine(s),
+                                "definitions under `if " + Str(cond) + ":` are not followed"});
+    } else if ((Is(s, "try_statement") || Is(s, "with_statement") || Is(s, "for_statement")) &&
+               (m_.Text(s).find("class ") != std::string_view::npos ||
+                m_.Text(s).find("def test") != std::string_view::npos)) {
+      model_.notes.push_back(
+          {ParsedModule::FirstLine(s), "definitions inside a top-level block are not followed"});
+    }
+  }
+
+  void Delete(TSNode t) {
+    if (Is(t, "identifier"))
+      model_.statements.push_back({Statement::Kind::kDelete, Str(t), -1, {}});
+  }
+
+  const ParsedModule& m_;
+  ModuleModel model_;
+};
+
+}  // namespace
+
+ModuleModel BuildModuleModel(const ParsedModule& module) { return ModelBuilder(module).Build(); }
+
+}  // namespace testmap::python

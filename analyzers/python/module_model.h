@@ -1,0 +1,65 @@
+// The top level of a test module as the analysis sees it: imports, module
+// assignments, functions, classes with their members, and the statements
+// (class definitions, instantiate_* calls, del) in execution order. Built
+// from the tree in one pass over top-level statements and class bodies;
+// function bodies are never walked here.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyzers/python/python_parser.h"
+
+namespace testmap::python {
+
+struct FunctionDef {
+  std::string name;
+  TSNode def{};                     // function_definition
+  TSNode outer{};                   // decorated_definition, or def when undecorated
+  std::vector<TSNode> decorators;   // decorator expressions, top to bottom
+  std::vector<std::string> params;  // parameter names, in order
+};
+
+struct ClassMember {
+  enum class Kind { kFunction, kAttribute, kClass };
+  Kind kind = Kind::kAttribute;
+  std::string name;
+  int function = -1;  // index into ClassDef::functions for kFunction
+  TSNode value{};     // assigned expression for kAttribute
+};
+
+struct ClassDef {
+  std::string name;
+  TSNode node{};                   // class_definition
+  TSNode outer{};                  // decorated_definition or class_definition
+  std::vector<TSNode> bases;       // superclass expressions (keywords excluded)
+  std::vector<TSNode> decorators;  // class decorators, top to bottom
+  std::vector<FunctionDef> functions;
+  std::vector<ClassMember> members;  // in definition order; later wins on lookup
+};
+
+// A top-level statement that changes the module namespace.
+struct Statement {
+  enum class Kind { kClass, kFunction, kAssign, kDelete, kCall, kImport };
+  Kind kind;
+  std::string name;  // bound/deleted name (kClass, kFunction, kAssign, kDelete, kImport)
+  int index = -1;    // into classes or functions
+  TSNode node{};     // assigned value (kAssign) or call expression (kCall)
+};
+
+struct ModuleModel {
+  std::map<std::string, std::string> imports;  // local name -> dotted qualified name
+  std::map<std::string, TSNode> assignments;   // last top-level `NAME = expr`
+  std::vector<FunctionDef> functions;          // module-level functions
+  std::map<std::string, int> function_index;
+  std::vector<ClassDef> classes;
+  std::vector<Statement> statements;
+  std::vector<std::pair<int, std::string>> notes;  // (line, what was not followed)
+};
+
+ModuleModel BuildModuleModel(const ParsedModule& module);
+
+}  // namespace testmap::python

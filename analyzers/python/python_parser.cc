@@ -1,0 +1,65 @@
+#include "analyzers/python/python_parser.h"
+
+#include <stdexcept>
+
+extern "C" const TSLanguage* tree_sitter_python();
+
+namespace testmap::python {
+
+std::unique_ptr<TSParser, ParserDeleter> NewPythonParser() {
+  std::unique_ptr<TSParser, ParserDeleter> p(ts_parser_new());
+  if (!ts_parser_set_language(p.get(), tree_sitter_python()))
+    throw std::runtime_error("tree-sitter-python grammar is incompatible with the runtime");
+  return p;
+}
+
+ParsedModule::ParsedModule(TSParser* parser, std::string source) : source_(std::move(source)) {
+  tree_ = ts_parser_parse_string(parser, nullptr, source_.data(),
+                                 static_cast<uint32_t>(source_.size()));
+  if (!tree_) throw std::runtime_error("tree-sitter failed to parse");
+}
+
+ParsedModule::~ParsedModule() { ts_tree_delete(tree_); }
+
+std::optional<int> ParsedModule::FirstSyntaxErrorLine() const {
+  TSNode n = root();
+  if (!ts_node_has_error(n)) return std::nullopt;
+  // Descend towards the first erroneous node, so the line is the one a
+  // person would look at rather than the enclosing block's first line.
+  for (;;) {
+    if (ts_node_is_missing(n) || Is(n, "ERROR")) return FirstLine(n);
+    bool descended = false;
+    for (uint32_t i = 0, c = ts_node_child_count(n); i < c; ++i) {
+      TSNode child = ts_node_child(n, i);
+      if (ts_node_has_error(child) || ts_node_is_missing(child)) {
+        n = child;
+        descended = true;
+        break;
+      }
+    }
+    if (!descended) return FirstLine(n);
+  }
+}
+
+std::optional<size_t> FirstInvalidUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || (len == 2 && c < 0xC2) || i + len > n) return i;
+    for (int k = 1; k < len; ++k)
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+    if (len == 3 && ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0))) return i;
+    if (len == 4 && ((c == 0xF0 && p[i + 1] < 0x90) || c > 0xF4 || (c == 0xF4 && p[i + 1] >= 0x90)))
+      return i;
+    i += len;
+  }
+  return std::nullopt;
+}
+
+}  // namespace testmap::python

@@ -1,0 +1,92 @@
+// Values that the static evaluator can know without running code: Python
+// literals, torch dtypes, OpInfo/ModuleInfo references from the torch
+// snapshot, subtest()/pytest.param() wrappers and callables it can
+// interpret. Anything else is kUnknown, carrying its source text.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace testmap::python {
+
+struct Value {
+  enum class Kind {
+    kUnknown,  // text: the expression as written
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kStr,
+    kDtype,   // text: torch name (`float32`)
+    kDevice,  // text: `cpu`, `cuda:0`
+    kList,    // items (list, tuple, range, set: order as Python iterates)
+    kOpInfo,  // index into the snapshot's ops
+    kModuleInfo,
+    kSubtest,   // items[0]: arg values; text: name (may be empty); decorators
+    kParam,     // pytest.param: items = values; text: id (may be empty); marks
+    kCallable,  // node: a lambda or function_definition the evaluator can apply
+    kBuiltin,   // text: `str`, `repr`...
+    kEnum,      // text: `OpDTypes.supported`, `TrainEvalMode.train_only`
+    kClass,     // text: public qualified name of a torch class (`torch.nn.Linear`)
+  };
+  Kind kind = Kind::kUnknown;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string text;
+  std::vector<Value> items;
+  std::vector<std::string> decorators;  // subtest(decorators=...) / pytest.param(marks=...)
+  int index = -1;
+  TSNode node{};
+  bool has_id = false;  // kParam: id= given (an explicit None id is possible)
+
+  static Value Unknown(std::string t) { return Make(Kind::kUnknown, std::move(t)); }
+  static Value None() { return Make(Kind::kNone, "None"); }
+  static Value Bool(bool v) {
+    Value x = Make(Kind::kBool, "");
+    x.b = v;
+    return x;
+  }
+  static Value Int(int64_t v) {
+    Value x = Make(Kind::kInt, "");
+    x.i = v;
+    return x;
+  }
+  static Value Float(double v) {
+    Value x = Make(Kind::kFloat, "");
+    x.f = v;
+    return x;
+  }
+  static Value Str(std::string s) { return Make(Kind::kStr, std::move(s)); }
+  static Value Dtype(std::string name) { return Make(Kind::kDtype, std::move(name)); }
+  static Value List(std::vector<Value> items) {
+    Value x = Make(Kind::kList, "");
+    x.items = std::move(items);
+    return x;
+  }
+
+  bool known() const { return kind != Kind::kUnknown; }
+  // True if this value or anything inside it is unknown.
+  bool HasUnknown() const;
+
+ private:
+  static Value Make(Kind k, std::string t) {
+    Value v;
+    v.kind = k;
+    v.text = std::move(t);
+    return v;
+  }
+};
+
+// Python's str() of a float: shortest round-trip digits, `1e-05`, `0.5`, `1.0`.
+std::string PythonFloatStr(double v);
+
+// Python's str() of a value, for values where it is known; torch dtypes
+// print as `torch.float32`. Returns false for values it cannot render.
+bool PythonStr(const Value& v, std::string* out);
+
+}  // namespace testmap::python

@@ -1,0 +1,188 @@
+#include "analyzers/python/scan_cache.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
+
+#include <cstring>
+#include <filesystem>
+
+namespace testmap::python {
+namespace {
+
+std::string Key(const Hash128& content, const Hash128& context) {
+  std::string k(32, '\0');
+  std::memcpy(k.data(), &content.high, 8);
+  std::memcpy(k.data() + 8, &content.low, 8);
+  std::memcpy(k.data() + 16, &context.high, 8);
+  std::memcpy(k.data() + 24, &context.low, 8);
+  return k;
+}
+
+class Writer {
+ public:
+  void U32(uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
+  void Str(std::string_view s) {
+    U32(static_cast<uint32_t>(s.size()));
+    out.append(s);
+  }
+  void Strs(const std::vector<std::string>& v) {
+    U32(static_cast<uint32_t>(v.size()));
+    for (const auto& s : v) Str(s);
+  }
+  std::string out;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view b) : b_(b) {}
+  bool U32(uint32_t* v) {
+    if (b_.size() < 4) return false;
+    std::memcpy(v, b_.data(), 4);
+    b_.remove_prefix(4);
+    return true;
+  }
+  bool Str(std::string* s) {
+    uint32_t n;
+    if (!U32(&n) || b_.size() < n) return false;
+    s->assign(b_.data(), n);
+    b_.remove_prefix(n);
+    return true;
+  }
+  bool Strs(std::vector<std::string>* v) {
+    uint32_t n;
+    if (!U32(&n)) return false;
+    v->resize(n);
+    for (auto& s : *v)
+      if (!Str(&s)) return false;
+    return true;
+  }
+  bool done() const { return b_.empty(); }
+
+ private:
+  std::string_view b_;
+};
+
+constexpr uint32_t kEncodingVersion = 1;
+
+}  // namespace
+
+std::string EncodeFileScan(const FileScan& scan) {
+  Writer w;
+  w.U32(kEncodingVersion);
+  w.U32(scan.skipped);
+  w.U32(static_cast<uint32_t>(scan.diagnostics.size()));
+  for (const auto& d : scan.diagnostics) {
+    w.U32(static_cast<uint32_t>(d.severity));
+    w.U32(static_cast<uint32_t>(d.line));
+    w.Str(d.message);
+  }
+  size_t prefix = scan.path.size();
+  w.U32(static_cast<uint32_t>(scan.tests.size()));
+  for (const auto& t : scan.tests) {
+    w.Str(std::string_view(t.nodeid).substr(prefix));
+    w.Str(std::string_view(t.generic_id).substr(prefix));
+    w.Str(t.cls);
+    w.Str(t.method);
+    w.Str(t.generic_class);
+    w.Str(t.generic_method);
+    w.Str(t.kind);
+    w.U32(static_cast<uint32_t>(t.line_start));
+    w.U32(static_cast<uint32_t>(t.line_end));
+    w.Str(t.params.device);
+    w.Strs(t.params.dtypes);
+    w.Str(t.params.op);
+    w.Str(t.params.op_variant);
+    w.Str(t.params.module);
+    w.U32(t.params.training ? (*t.params.training ? 2 : 1) : 0);
+    w.U32(static_cast<uint32_t>(t.params.values.size()));
+    for (const auto& [k, v] : t.params.values) {
+      w.Str(k);
+      w.Str(v);
+    }
+    w.Strs(t.decorators);
+    w.Strs(t.skips);
+    w.Str(t.source_hash);
+  }
+  return std::move(w.out);
+}
+
+bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* out) {
+  Reader r(bytes);
+  uint32_t version, skipped, n;
+  if (!r.U32(&version) || version != kEncodingVersion || !r.U32(&skipped) || !r.U32(&n))
+    return false;
+  out->path = path;
+  out->skipped = skipped != 0;
+  out->diagnostics.resize(n);
+  for (auto& d : out->diagnostics) {
+    uint32_t sev, line;
+    if (!r.U32(&sev) || !r.U32(&line) || !r.Str(&d.message)) return false;
+    d.severity = static_cast<Diagnostic::Severity>(sev);
+    d.line = static_cast<int>(line);
+  }
+  if (!r.U32(&n)) return false;
+  out->tests.resize(n);
+  for (auto& t : out->tests) {
+    uint32_t a, b, training, nv;
+    if (!r.Str(&t.nodeid) || !r.Str(&t.generic_id) || !r.Str(&t.cls) || !r.Str(&t.method) ||
+        !r.Str(&t.generic_class) || !r.Str(&t.generic_method) || !r.Str(&t.kind) || !r.U32(&a) ||
+        !r.U32(&b) || !r.Str(&t.params.device) || !r.Strs(&t.params.dtypes) ||
+        !r.Str(&t.params.op) || !r.Str(&t.params.op_variant) || !r.Str(&t.params.module) ||
+        !r.U32(&training) || !r.U32(&nv))
+      return false;
+    t.nodeid.insert(0, path);
+    t.generic_id.insert(0, path);
+    t.line_start = static_cast<int>(a);
+    t.line_end = static_cast<int>(b);
+    if (training) t.params.training = training == 2;
+    t.params.values.resize(nv);
+    for (auto& [k, v] : t.params.values)
+      if (!r.Str(&k) || !r.Str(&v)) return false;
+    if (!r.Strs(&t.decorators) || !r.Strs(&t.skips) || !r.Str(&t.source_hash)) return false;
+  }
+  return r.done();
+}
+
+ScanCache::ScanCache(rocksdb::DB* db) : db_(db) {}
+ScanCache::~ScanCache() = default;
+
+std::unique_ptr<ScanCache> ScanCache::Open(const std::string& dir, std::string* error) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.compression = rocksdb::kLZ4Compression;
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, dir, &db);
+  if (!s.ok()) {
+    *error = dir + ": " + s.ToString();
+    return nullptr;
+  }
+  return std::unique_ptr<ScanCache>(new ScanCache(db));
+}
+
+std::optional<FileScan> ScanCache::Get(const Hash128& content, const Hash128& context,
+                                       const std::string& path) {
+  std::string value;
+  if (!db_->Get(rocksdb::ReadOptions(), Key(content, context), &value).ok()) return std::nullopt;
+  FileScan scan;
+  if (!DecodeFileScan(value, path, &scan)) return std::nullopt;  // a corrupt entry is a miss
+  return scan;
+}
+
+void ScanCache::Put(const Hash128& content, const Hash128& context, const FileScan& scan) {
+  std::string value = EncodeFileScan(scan);
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_.emplace_back(Key(content, context), std::move(value));
+}
+
+void ScanCache::Flush() {
+  if (pending_.empty()) return;
+  rocksdb::WriteBatch batch;
+  for (const auto& [k, v] : pending_) batch.Put(k, v);
+  db_->Write(rocksdb::WriteOptions(), &batch);
+  pending_.clear();
+}
+
+}  // namespace testmap::python

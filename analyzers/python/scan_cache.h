@@ -1,0 +1,50 @@
+// A cache of per-file scan results keyed by file content, so a re-scan of
+// an unchanged tree skips parsing. Stored in RocksDB (the project's only
+// store). The key also covers everything else a result depends on (scanner
+// version, torch snapshot, devices), so a stale entry is never served.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzers/python/content_hash.h"
+#include "analyzers/python/test_record.h"
+
+namespace rocksdb {
+class DB;
+}
+
+namespace testmap::python {
+
+class ScanCache {
+ public:
+  // Opens (creating) the cache at `dir`. Returns null and sets `error` when
+  // it cannot, e.g. while another process holds it; scanning then goes on
+  // without a cache.
+  static std::unique_ptr<ScanCache> Open(const std::string& dir, std::string* error);
+  ~ScanCache();
+
+  // A result for this content under this context, with paths set to `path`.
+  std::optional<FileScan> Get(const Hash128& content, const Hash128& context,
+                              const std::string& path);
+  // Queues a result; Flush() writes all queued results in one batch.
+  void Put(const Hash128& content, const Hash128& context, const FileScan& scan);
+  void Flush();
+
+ private:
+  explicit ScanCache(rocksdb::DB* db);
+  std::unique_ptr<rocksdb::DB> db_;
+  std::mutex mu_;  // guards pending_: Put is called from scanning threads
+  std::vector<std::pair<std::string, std::string>> pending_;
+};
+
+// Binary encoding of a FileScan with paths left out (node ids keep only
+// what follows `path::`), so that identical files share an entry.
+std::string EncodeFileScan(const FileScan& scan);
+bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* out);
+
+}  // namespace testmap::python

@@ -1,0 +1,214 @@
+#include "analyzers/python/scan_output.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace testmap::python {
+namespace {
+
+void Quote(std::string_view s, std::string& out) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+void Field(const char* name, std::string_view value, std::string& out) {
+  out += '"';
+  out += name;
+  out += "\":";
+  Quote(value, out);
+  out += ',';
+}
+
+void List(const char* name, const std::vector<std::string>& values, std::string& out) {
+  out += '"';
+  out += name;
+  out += "\":[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    Quote(values[i], out);
+  }
+  out += "],";
+}
+
+const char* SeverityName(Diagnostic::Severity s) {
+  return s == Diagnostic::Severity::kError ? "error" : "warning";
+}
+
+std::string ParamSummary(const TestRecord& t) {
+  std::string s;
+  auto add = [&](const std::string& part) {
+    if (!s.empty()) s += ' ';
+    s += part;
+  };
+  if (!t.params.op.empty())
+    add("op=" + t.params.op + (t.params.op_variant.empty() ? "" : "." + t.params.op_variant));
+  if (!t.params.module.empty()) add("module=" + t.params.module);
+  if (!t.params.dtypes.empty()) {
+    std::string d;
+    for (const auto& x : t.params.dtypes) d += (d.empty() ? "" : ",") + x;
+    add("dtype=" + d);
+  }
+  if (t.params.training) add(*t.params.training ? "train" : "eval");
+  for (const auto& [k, v] : t.params.values) add(k + "=" + v);
+  return s;
+}
+
+}  // namespace
+
+void AppendTestJson(const TestRecord& t, const std::string& file, std::string& out) {
+  out += '{';
+  Field("nodeid", t.nodeid, out);
+  Field("generic_id", t.generic_id, out);
+  Field("file", file, out);
+  Field("class", t.cls, out);
+  Field("method", t.method, out);
+  Field("generic_class", t.generic_class, out);
+  Field("generic_method", t.generic_method, out);
+  Field("kind", t.kind, out);
+  out += "\"line_start\":" + std::to_string(t.line_start) +
+         ",\"line_end\":" + std::to_string(t.line_end) + ",";
+  out += "\"params\":{";
+  Field("device", t.params.device, out);
+  List("dtypes", t.params.dtypes, out);
+  Field("op", t.params.op, out);
+  Field("op_variant", t.params.op_variant, out);
+  Field("module", t.params.module, out);
+  out += "\"training\":";
+  out += t.params.training ? (*t.params.training ? "true" : "false") : "null";
+  out += ",\"values\":{";
+  for (size_t i = 0; i < t.params.values.size(); ++i) {
+    if (i) out += ',';
+    Quote(t.params.values[i].first, out);
+    out += ':';
+    Quote(t.params.values[i].second, out);
+  }
+  out += "}},";
+  List("decorators", t.decorators, out);
+  List("skips", t.skips, out);
+  Field("source_hash", t.source_hash, out);
+  out.back() = '}';
+}
+
+void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& out) {
+  std::string buf;
+  buf.reserve(1 << 20);
+  auto flush = [&] {
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+  };
+  size_t tests = 0;
+  for (const auto& f : result.files) tests += f.tests.size();
+
+  switch (format) {
+    case ScanFormat::kNodeids:
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) {
+          buf += t.nodeid;
+          buf += '\n';
+          if (buf.size() > (1 << 20)) flush();
+        }
+      break;
+    case ScanFormat::kJsonl:
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) {
+          AppendTestJson(t, f.path, buf);
+          buf += '\n';
+          if (buf.size() > (1 << 20)) flush();
+        }
+      break;
+    case ScanFormat::kJson: {
+      buf += "{\"format\":\"testmap-scan/1\",";
+      Field("torch_version", result.torch_version, buf);
+      buf += "\"files\":" + std::to_string(result.files.size()) + ",\"tests\":[";
+      bool first = true;
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) {
+          if (!first) buf += ',';
+          first = false;
+          buf += "\n";
+          AppendTestJson(t, f.path, buf);
+          if (buf.size() > (1 << 20)) flush();
+        }
+      buf += "],\n\"diagnostics\":[";
+      first = true;
+      for (const auto& f : result.files)
+        for (const auto& d : f.diagnostics) {
+          if (!first) buf += ',';
+          first = false;
+          buf += '{';
+          Field("file", f.path, buf);
+          buf += "\"line\":" + std::to_string(d.line) + ",";
+          Field("severity", SeverityName(d.severity), buf);
+          Field("message", d.message, buf);
+          buf.back() = '}';
+        }
+      buf += "],\"skipped_files\":[";
+      first = true;
+      for (const auto& f : result.files)
+        if (f.skipped) {
+          if (!first) buf += ',';
+          first = false;
+          Quote(f.path, buf);
+        }
+      buf += "]}\n";
+      break;
+    }
+    case ScanFormat::kTable: {
+      size_t width = 4;
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) width = std::max(width, t.nodeid.size());
+      width = std::min<size_t>(width, 110);
+      auto row = [&](const std::string& a, const std::string& b, const std::string& c) {
+        buf += a;
+        buf.append(a.size() < width ? width - a.size() : 0, ' ');
+        buf += "  " + b;
+        buf.append(b.size() < 6 ? 6 - b.size() : 0, ' ');
+        buf += "  " + c + "\n";
+      };
+      row("TEST", "LINE", "PARAMETERS");
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) {
+          row(t.nodeid, std::to_string(t.line_start), ParamSummary(t));
+          if (buf.size() > (1 << 20)) flush();
+        }
+      size_t skipped = std::count_if(result.files.begin(), result.files.end(),
+                                     [](auto& f) { return f.skipped; });
+      buf += "\n" + std::to_string(tests) + " tests in " + std::to_string(result.files.size()) +
+             " files";
+      if (skipped) buf += " (" + std::to_string(skipped) + " files skipped)";
+      if (!result.torch_version.empty()) buf += "; torch " + result.torch_version + " metadata";
+      buf += "\n";
+      break;
+    }
+  }
+  flush();
+}
+
+}  // namespace testmap::python

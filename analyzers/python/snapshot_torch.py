@@ -1,0 +1,157 @@
+"""Dump what `testmap scan` needs from an installed torch, as JSON on stdout.
+
+Test files name OpInfos (`@ops(op_db)`), ModuleInfos (`@modules(module_db)`)
+and dtype helpers (`all_types_and(torch.half)`) whose values live in torch's
+own test machinery. The scanner never imports the scanned tree; instead it
+reads this snapshot, taken once per torch installation from the *installed*
+torch (not from the tree being scanned) and cached by the scanner.
+
+Usage: python snapshot_torch.py > snapshot.json
+"""
+
+import json
+import sys
+
+import torch
+from torch.testing._internal import common_dtype
+from torch.testing._internal import common_methods_invocations as cmi
+from torch.testing._internal import common_modules
+from torch.testing._internal.opinfo.core import OpInfo
+
+FORMAT = "testmap-torch-snapshot/1"
+# Device types whose dtype tables differ in OpInfo/ModuleInfo; any other
+# device type (privateuse1 backends included) uses the default table.
+DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")
+# OpInfo attributes that test files commonly filter op lists on.
+OP_FLAGS = (
+    "supports_out", "supports_autograd", "supports_forward_ad",
+    "supports_fwgrad_bwgrad", "supports_inplace_autograd", "supports_sparse",
+    "supports_sparse_csr", "is_factory_function", "supports_varargs",
+    "supports_scripting", "supports_tracing", "supports_expanded_weight",
+    "supports_njt",
+)
+
+
+def dtype_name(d):
+    return str(d).split(".")[1]
+
+
+def dtype_list(ds):
+    # Sorted so that the snapshot (and the scan cache keyed on it) is stable.
+    return sorted({dtype_name(d) for d in ds if d is not None})
+
+
+def safe(f):
+    try:
+        return f()
+    except Exception:
+        return None
+
+
+def op_record(op):
+    rec = {
+        "name": op.name,
+        "variant_test_name": op.variant_test_name,
+        "formatted_name": op.formatted_name,
+        "aten_name": getattr(op, "aten_name", None),
+        "dtypes": {d: dtype_list(safe(lambda: op.supported_dtypes(d)) or ())
+                   for d in DEVICE_TYPES},
+        "backward_dtypes": {
+            d: dtype_list(safe(lambda: op.supported_backward_dtypes(d)) or ())
+            for d in DEVICE_TYPES},
+        "dtypes_default": dtype_list(op.dtypes),
+        "dtypes_if_cuda": dtype_list(op.dtypesIfCUDA),
+        "kind": type(op).__name__,
+    }
+    for flag in OP_FLAGS:
+        v = getattr(op, flag, None)
+        if isinstance(v, bool):
+            rec[flag] = v
+    return rec
+
+
+def public_class_name(cls):
+    """`torch.nn.Linear` rather than `torch.nn.modules.linear.Linear`."""
+    if getattr(torch.nn, cls.__name__, None) is cls:
+        return "torch.nn." + cls.__name__
+    return cls.__module__ + "." + cls.__qualname__
+
+
+def module_record(m):
+    return {
+        "name": m.name,
+        "module_cls": public_class_name(m.module_cls),
+        "formatted_name": m.formatted_name,
+        "train_and_eval_differ": bool(m.train_and_eval_differ),
+        "dtypes": {d: dtype_list(safe(lambda: m.supported_dtypes(d)) or ())
+                   for d in DEVICE_TYPES},
+    }
+
+
+def named_lists(module, item_type):
+    """Module-level lists/tuples made only of `item_type` (op_db, unary_ufuncs...)."""
+    out = {}
+    for name, value in vars(module).items():
+        if isinstance(value, (list, tuple)) and value and all(
+                isinstance(v, item_type) for v in value):
+            out[name] = value
+    return out
+
+
+def main():
+    ops, op_index = [], {}
+    op_lists = {}
+    for name, values in sorted(named_lists(cmi, OpInfo).items()):
+        idx = []
+        for op in values:
+            if id(op) not in op_index:
+                op_index[id(op)] = len(ops)
+                ops.append(op_record(op))
+            idx.append(op_index[id(op)])
+        op_lists[name] = idx
+
+    modules, mod_index = [], {}
+    module_lists = {}
+    for name, values in sorted(
+            named_lists(common_modules, common_modules.ModuleInfo).items()):
+        idx = []
+        for m in values:
+            if id(m) not in mod_index:
+                mod_index[id(m)] = len(modules)
+                modules.append(module_record(m))
+            idx.append(mod_index[id(m)])
+        module_lists[name] = idx
+
+    # Zero-argument dtype helpers: their values. The `*_and(*dtypes)` helpers
+    # are the same base list plus their arguments; the scanner derives them.
+    helpers = {}
+    for name in dir(common_dtype):
+        f = getattr(common_dtype, name)
+        if name.startswith("_") or not callable(f) or isinstance(f, type):
+            continue
+        v = safe(f)
+        if isinstance(v, (list, tuple)) and all(isinstance(d, torch.dtype) for d in v):
+            helpers[name] = [dtype_name(d) for d in v]
+
+    aliases = {name: dtype_name(getattr(torch, name)) for name in dir(torch)
+               if isinstance(getattr(torch, name, None), torch.dtype)}
+
+    from torch.testing._internal.common_device_type import ANY_DTYPE_ORDER
+    json.dump({
+        "format": FORMAT,
+        "torch_version": torch.__version__,
+        "torch_git_version": getattr(torch.version, "git_version", ""),
+        "python": sys.version.split()[0],
+        "dtype_aliases": aliases,
+        "dtype_helpers": helpers,
+        "all_dtypes": [dtype_name(d) for d in common_dtype.get_all_dtypes()],
+        "any_dtype_order": [dtype_name(d) for d in ANY_DTYPE_ORDER],
+        "op_lists": op_lists,
+        "ops": ops,
+        "module_lists": module_lists,
+        "modules": modules,
+    }, sys.stdout, sort_keys=True, separators=(",", ":"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+#include "analyzers/python/tree_scanner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "analyzers/python/content_hash.h"
+#include "analyzers/python/file_scanner.h"
+#include "analyzers/python/python_parser.h"
+#include "analyzers/python/scan_cache.h"
+
+namespace fs = std::filesystem;
+
+namespace testmap::python {
+namespace {
+
+// Bump when a change to the analysis changes any result: it invalidates
+// every cached entry.
+constexpr const char* kScannerVersion = "scan-7";
+
+bool IsTestFileName(const std::string& name) {
+  auto ends = [&](const char* s) {
+    size_t n = std::strlen(s);
+    return name.size() >= n && name.compare(name.size() - n, n, s) == 0;
+  };
+  return (name.rfind("test_", 0) == 0 && ends(".py")) || (ends("_test.py") && name.size() > 8);
+}
+
+// pytest's default norecursedirs, plus virtualenvs and caches it skips.
+bool SkipDirectory(const fs::path& dir) {
+  std::string name = dir.filename().string();
+  static const std::set<std::string> names = {"_darcs",       "build", "CVS",    "dist",
+                                              "node_modules", "venv",  "{arch}", "__pycache__"};
+  if (name.empty() || name[0] == '.' || names.count(name)) return true;
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".egg") == 0) return true;
+  std::error_code ec;
+  return fs::exists(dir / "pyvenv.cfg", ec);
+}
+
+void Walk(const fs::path& dir, std::set<std::string>& active, std::vector<std::string>& out,
+          std::vector<std::string>* warnings) {
+  std::error_code ec;
+  fs::path canonical = fs::canonical(dir, ec);
+  if (ec) {
+    warnings->push_back(dir.string() + ": cannot resolve: " + ec.message());
+    return;
+  }
+  // A directory already on the current path means a symlink loop.
+  if (!active.insert(canonical.string()).second) {
+    warnings->push_back(dir.string() + ": symlink loop (back to " + canonical.string() +
+                        "), not followed");
+    return;
+  }
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    entries.push_back(*it);
+  if (ec) warnings->push_back(dir.string() + ": cannot list: " + ec.message());
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+  for (const auto& e : entries) {
+    std::error_code e2;
+    if (e.is_directory(e2)) {
+      if (!SkipDirectory(e.path())) Walk(e.path(), active, out, warnings);
+    } else if (e.is_regular_file(e2) && IsTestFileName(e.path().filename().string())) {
+      out.push_back(e.path().string());
+    } else if (e2) {
+      warnings->push_back(e.path().string() + ": " + e2.message());
+    }
+  }
+  active.erase(canonical.string());
+}
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return !in.bad();
+}
+
+std::string Relative(const std::string& path, const fs::path& root) {
+  fs::path abs = fs::absolute(path).lexically_normal();
+  fs::path rel = abs.lexically_relative(root);
+  std::string s = rel.empty() ? abs.generic_string() : rel.generic_string();
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> DiscoverTestFiles(const std::vector<std::string>& paths,
+                                           std::vector<std::string>* warnings) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::set<std::string> active;
+      Walk(p, active, out, warnings);
+    } else if (fs::exists(p, ec)) {
+      out.push_back(p);  // an explicit file is collected whatever its name
+    } else {
+      warnings->push_back(p + ": no such file or directory");
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+TreeScanResult ScanTree(const TreeScanOptions& options) {
+  TreeScanResult result;
+  std::vector<std::string> files = DiscoverTestFiles(options.paths, &result.warnings);
+  fs::path root = fs::absolute(options.rootdir.empty() ? "." : options.rootdir).lexically_normal();
+
+  // The torch snapshot: its identity keys the cache; its content is loaded
+  // only when some file needs it.
+  std::string snapshot_path = options.snapshot_file;
+  std::string snapshot_error;
+  if (snapshot_path.empty() && !options.torch_python.empty()) {
+    try {
+      snapshot_path = EnsureTorchSnapshot(
+          options.torch_python, options.cache_dir.empty() ? DefaultCacheDir() : options.cache_dir);
+    } catch (const std::exception& e) {
+      snapshot_error = e.what();
+    }
+  }
+  std::once_flag snapshot_once;
+  std::unique_ptr<TorchSnapshot> snapshot;
+  std::string snapshot_load_error;
+  SnapshotSource source = [&]() -> const TorchSnapshot* {
+    std::call_once(snapshot_once, [&] {
+      if (snapshot_path.empty()) return;
+      try {
+        snapshot = std::make_unique<TorchSnapshot>(LoadTorchSnapshot(snapshot_path));
+      } catch (const std::exception& e) {
+        snapshot_load_error = e.what();
+      }
+    });
+    return snapshot.get();
+  };
+
+  std::string context_text = std::string(kScannerVersion) + "\n" + snapshot_path + "\n";
+  if (!options.snapshot_file.empty()) {
+    std::string bytes;
+    if (ReadFile(options.snapshot_file, &bytes)) context_text += HexDigest(ContentHash(bytes));
+  }
+  for (const auto& d : options.collect.devices) context_text += d.type + "=" + d.method_name + ";";
+  Hash128 context = ContentHash(context_text);
+
+  std::unique_ptr<ScanCache> cache;
+  if (!options.cache_dir.empty()) {
+    std::string err;
+    cache = ScanCache::Open(options.cache_dir + "/scan", &err);
+    if (!cache) result.warnings.push_back("scan cache unavailable, scanning without it: " + err);
+  }
+
+  result.files.resize(files.size());
+  std::atomic<size_t> next{0}, done{0}, hits{0};
+  int jobs = options.jobs > 0 ? options.jobs
+                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  jobs = static_cast<int>(std::min<size_t>(jobs, std::max<size_t>(files.size(), 1)));
+  auto worker = [&](bool report) {
+    auto parser = NewPythonParser();
+    for (size_t i; (i = next.fetch_add(1)) < files.size();) {
+      std::string rel = Relative(files[i], root);
+      std::string bytes;
+      if (!ReadFile(files[i], &bytes)) {
+        FileScan s;
+        s.path = rel;
+        s.skipped = true;
+        s.diagnostics.push_back({Diagnostic::Severity::kError, 0, "cannot read file"});
+        result.files[i] = std::move(s);
+      } else {
+        Hash128 content = ContentHash(bytes);
+        std::optional<FileScan> cached = cache ? cache->Get(content, context, rel) : std::nullopt;
+        if (cached) {
+          result.files[i] = std::move(*cached);
+          hits.fetch_add(1);
+        } else {
+          result.files[i] =
+              ScanPythonSource(parser.get(), rel, std::move(bytes), source, options.collect);
+          if (cache) cache->Put(content, context, result.files[i]);
+        }
+      }
+      size_t d = done.fetch_add(1) + 1;
+      if (report && options.progress) options.progress(d, files.size());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker, false);
+  worker(true);
+  for (auto& t : threads) t.join();
+  if (cache) cache->Flush();
+  result.cache_hits = hits.load();
+  if (snapshot) result.torch_version = snapshot->torch_version;
+  bool needed = false;
+  for (const auto& f : result.files)
+    for (const auto& d : f.diagnostics)
+      if (d.message.find("torch snapshot") != std::string::npos ||
+          d.message.find("metadata, which is unavailable") != std::string::npos)
+        needed = true;
+  if (needed)
+    result.snapshot_error = !snapshot_load_error.empty() ? snapshot_load_error
+                            : !snapshot_error.empty()    ? snapshot_error
+                                                         : "no --torch-python or --snapshot given";
+  return result;
+}
+
+}  // namespace testmap::python
