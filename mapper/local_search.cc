@@ -48,7 +48,9 @@ class Search {
       });
       int swap_partners = 0;
       for (int b : others) {
-        if (b == a || p_.loads[b] >= best) continue;
+        // Without overhead a bin as long as the best cannot help; with it, a
+        // swap that reunites a file's tests can shorten both.
+        if (b == a || (overhead_ == 0 && p_.loads[b] >= best)) continue;
         const double half_gap = (cur - p_.loads[b]) / 2;
         // Move: the item closest to half the gap balances the pair best.
         for (int x : Neighbours(members_[a], half_gap)) {

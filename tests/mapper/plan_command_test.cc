@@ -1,0 +1,101 @@
+// `testmap plan` end to end: the real binary on real files, checking output
+// and exit codes, bad input included.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "../indexer/temp_file.h"
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result Testmap(const std::string& args) {
+  const char* bin = std::getenv("TESTMAP_BIN");
+  std::string cmd = std::string(bin ? bin : "testmap") + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) r.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string Fixture(const char* name) {
+  return std::string(TESTMAP_SOURCE_DIR) + "/tests/indexer/data/" + name;
+}
+
+TEST(PlanCommand, NodeIdsOfAllSplitsAreExactlyTheTests) {
+  std::set<std::string> all;
+  for (int k = 1; k <= 3; ++k) {
+    Result r = Testmap("plan " + Fixture("pytest_xunit2.xml") + " " + Fixture("pytest_xunit1.xml") +
+                       " --splits 3 --format nodeids --split " + std::to_string(k));
+    ASSERT_EQ(r.status, 0) << r.out;
+    std::istringstream lines(r.out);
+    for (std::string l; std::getline(lines, l);) EXPECT_TRUE(all.insert(l).second) << l;
+  }
+  std::ifstream expected(Fixture("pytest_nodeids.txt"));
+  std::set<std::string> ids;
+  for (std::string l; std::getline(expected, l);) ids.insert(l);
+  EXPECT_EQ(all, ids);
+}
+
+TEST(PlanCommand, TableJsonSvgAndMatrix) {
+  Result table = Testmap("plan " + Fixture("pytest_xunit1.xml") + " --splits 2");
+  ASSERT_EQ(table.status, 0) << table.out;
+  EXPECT_NE(table.out.find("lower bound"), std::string::npos) << table.out;
+  // The skipped test has no timing: it is estimated, and the plan says so.
+  EXPECT_NE(table.out.find("estimated: 1 of 8 tests"), std::string::npos) << table.out;
+  Result json = Testmap("plan " + Fixture("pytest_xunit1.xml") + " --splits 2 --format json");
+  ASSERT_EQ(json.status, 0) << json.out;
+  EXPECT_NE(json.out.find("\"ratio_to_lower_bound\""), std::string::npos);
+  Result svg = Testmap("plan " + Fixture("pytest_xunit1.xml") + " --splits 2 --format svg");
+  EXPECT_EQ(svg.out.rfind("<svg", 0), 0u) << svg.out;
+  Result gha = Testmap("plan " + Fixture("pytest_xunit1.xml") + " --splits 2 --format gha-matrix");
+  EXPECT_EQ(gha.out.rfind("{\"include\":[", 0), 0u) << gha.out;
+  Result report = Testmap("plan " + Fixture("pytest_xunit1.xml") + " --splits 2 --report " +
+                          Fixture("pytest_xunit2.xml"));
+  ASSERT_EQ(report.status, 0) << report.out;
+  EXPECT_NE(report.out.find("measured_s"), std::string::npos) << report.out;
+}
+
+void ExpectFailure(const std::string& args, const std::string& fragment) {
+  Result r = Testmap(args);
+  EXPECT_NE(r.status, 0) << args << "\n" << r.out;
+  EXPECT_LT(r.status, 128) << "crashed: " << r.out;
+  EXPECT_NE(r.out.find(fragment), std::string::npos) << args << "\n" << r.out;
+}
+
+TEST(PlanCommand, BadInputIsAClearErrorNeverACrash) {
+  using testmap::testing::WriteTemp;
+  std::string xml =
+      WriteTemp("cut.xml", "<testsuites><testsuite>\n<testcase classname=\"a\" name=\"b\"");
+  ExpectFailure("plan " + xml + " --splits 2", xml + ":2: malformed XML");
+  std::string nan = WriteTemp("nan.json", "{\n\"a.py::t\": NaN\n}");
+  ExpectFailure("plan " + nan + " --splits 2", nan + ":2:");
+  std::string neg = WriteTemp("neg.json", "{\n\"a.py::t\": -1\n}");
+  ExpectFailure("plan " + neg + " --splits 2", "negative");
+  std::string empty = WriteTemp("empty.json", "");
+  ExpectFailure("plan " + empty + " --splits 2", "empty timing file");
+  std::string dup = WriteTemp("dup.json", "{\n\"a.py::t\": 1,\n\"a.py::t\": 1\n}");
+  ExpectFailure("plan " + dup + " --splits 2", dup + ":3: duplicate key");
+  std::string ok = WriteTemp("ok.json", "{\"a.py::t\": 1, \"a.py::u\": 2}");
+  std::string list = WriteTemp("tests.txt", "a.py::t\na.py::u\na.py::t\n");
+  ExpectFailure("plan " + ok + " --splits 2 --tests " + list,
+                list + ":3: test a.py::t listed twice");
+  ExpectFailure("plan --index .testmap --splits 2", "not available yet");
+  ExpectFailure("plan " + ok + " --splits 2 --split 5", "only 2 splits");
+  ExpectFailure("plan " + ok, "--splits N or --max-minutes M");
+}
+
+}  // namespace
