@@ -1,5 +1,7 @@
 #include "mapper/estimator.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -38,6 +40,9 @@ struct Reference {
   std::string name;
   std::unordered_map<std::string, double> seconds;
   double ratio = 0;  // target / reference; 0 = unusable
+  // How much the per-item ratios scatter (median absolute deviation of
+  // their logs): a reference that tracks the target closely is trusted first.
+  double scatter = 0;
 };
 
 std::vector<Reference> BuildReferences(const TimingSelection& selection,
@@ -58,9 +63,14 @@ std::vector<Reference> BuildReferences(const TimingSelection& selection,
       if (it != r.seconds.end() && it->second > 0 && mine > 0) ratios.push_back(mine / it->second);
     }
     if (static_cast<int>(ratios.size()) < options.min_common_items) continue;
-    r.ratio = indexer::Percentile(std::move(ratios), 50);
+    r.ratio = indexer::Percentile(ratios, 50);
+    std::vector<double> deviations;
+    for (double x : ratios) deviations.push_back(std::abs(std::log(x / r.ratio)));
+    r.scatter = indexer::Percentile(std::move(deviations), 50);
     out.push_back(std::move(r));
   }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Reference& a, const Reference& b) { return a.scatter < b.scatter; });
   return out;
 }
 
@@ -128,6 +138,7 @@ std::vector<PlanTest> BuildPlanTests(const TimingSelection& selection,
     std::vector<double> scaled;
     std::string first_ref;
     for (const Reference& r : references) {
+      if (static_cast<int>(scaled.size()) >= options.max_references) break;
       auto it = r.seconds.find(id);
       if (it == r.seconds.end()) continue;
       scaled.push_back(it->second * r.ratio);

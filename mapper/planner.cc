@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -27,6 +28,8 @@ struct GroupWork {
   int splits = 0;
   Partition result;
   double lower_bound = 0;
+  double bound_total = 0;    // LowerBound's total (overhead included)
+  double bound_longest = 0;  // and its longest item
 };
 
 PartitionInput MakeInput(const Plan& plan, const std::vector<int>& items) {
@@ -43,9 +46,10 @@ PartitionInput MakeInput(const Plan& plan, const std::vector<int>& items) {
   return input;
 }
 
-double GroupLowerBound(GroupWork& g, int splits, int procs) {
-  g.input.bins = splits * procs;
-  return LowerBound(g.input);
+// max(total / bins, longest) for any bin count, from one pass over the
+// items (LowerBound itself is O(items); AllocateSplits asks once per split).
+double GroupLowerBound(const GroupWork& g, int splits, int procs) {
+  return std::max(g.bound_total / (static_cast<double>(splits) * procs), g.bound_longest);
 }
 
 void Solve(GroupWork& g, int splits, int procs) {
@@ -207,7 +211,14 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options) {
     }
     groups.back().items.push_back(static_cast<int>(i));
   }
-  for (GroupWork& g : groups) g.input = MakeInput(plan, g.items);
+  for (GroupWork& g : groups) {
+    g.input = MakeInput(plan, g.items);
+    // LowerBound with one bin is the total; with a huge count the longest.
+    g.input.bins = 1;
+    g.bound_total = LowerBound(g.input);
+    g.input.bins = std::numeric_limits<int>::max();
+    g.bound_longest = LowerBound(g.input);
+  }
 
   if (options.max_minutes > 0) {
     for (GroupWork& g : groups) SolveForLimit(g, plan, plan.limit_seconds);
