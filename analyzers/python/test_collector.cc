@@ -495,7 +495,9 @@ class Collector {
       r.method = ex.parametrized ? name + "[" + pc.id + "]" : name;
       r.nodeid = prefix + r.method;
       r.generic_id = prefix + name;
-      for (const auto& [arg, v] : pc.values) r.params.values.push_back({arg, Repr(v)});
+      Instance as_instance;
+      as_instance.kwargs = pc.values;
+      FillParams(as_instance, r);
       for (const auto& mark : pc.marks) r.skips.push_back(mark);
       Describe(&fn, class_decorators, r);
       scan_.tests.push_back(std::move(r));

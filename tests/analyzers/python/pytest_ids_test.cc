@@ -1,0 +1,32 @@
+#include "analyzers/python/pytest_ids.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/analyzers/python/test_util.h"
+
+namespace testmap::python {
+namespace {
+
+TEST(PytestAsciiEscaped, MatchesPytestsOwnEscaping) {
+  // Ground truth: _pytest.compat.ascii_escaped on the same strings.
+  const std::vector<std::string> inputs = {
+      "plain",       "tab\there",    "new\nline",        "back\\slash",
+      "caf\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "bell\x07"};
+  for (const auto& s : inputs) {
+    std::string hex;
+    for (unsigned char c : s) {
+      char b[3];
+      std::snprintf(b, sizeof b, "%02x", c);
+      hex += b;
+    }
+    std::string want = testing::RunCommand(
+        std::string("'") + TESTMAP_PYTHON +
+        "' -c 'import sys; from _pytest.compat import ascii_escaped; "
+        "sys.stdout.write(ascii_escaped(bytes.fromhex(sys.argv[1]).decode()))' " +
+        hex);
+    EXPECT_EQ(PytestAsciiEscaped(s), want) << hex;
+  }
+}
+
+}  // namespace
+}  // namespace testmap::python

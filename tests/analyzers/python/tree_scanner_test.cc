@@ -1,0 +1,45 @@
+#include "analyzers/python/tree_scanner.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/analyzers/python/test_util.h"
+
+namespace testmap::python {
+namespace {
+
+TEST(DiscoverTestFiles, FollowsPytestNamingAndSkipsItsNorecursedirs) {
+  testing::TempDir d;
+  d.Write("test_a.py", "");
+  d.Write("b_test.py", "");
+  d.Write("helper.py", "");
+  d.Write("sub/test_c.py", "");
+  d.Write(".hidden/test_d.py", "");
+  d.Write("build/test_e.py", "");
+  d.Write("node_modules/test_f.py", "");
+  d.Write("env/pyvenv.cfg", "");
+  d.Write("env/test_g.py", "");
+  std::vector<std::string> warnings;
+  auto files = DiscoverTestFiles({d.path.string()}, &warnings);
+  std::vector<std::string> rel;
+  for (const auto& f : files)
+    rel.push_back(std::filesystem::path(f).lexically_relative(d.path).string());
+  EXPECT_EQ(rel, (std::vector<std::string>{"b_test.py", "sub/test_c.py", "test_a.py"}));
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(DiscoverTestFiles, ReportsSymlinkLoopsAndMissingPaths) {
+  testing::TempDir d;
+  d.Write("pkg/test_a.py", "");
+  std::filesystem::create_directory_symlink(d.path / "pkg", d.path / "pkg" / "again");
+  std::vector<std::string> warnings;
+  auto files = DiscoverTestFiles({d.path.string(), (d.path / "nope").string()}, &warnings);
+  EXPECT_EQ(files.size(), 1u);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("symlink loop"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[1].find("no such file"), std::string::npos) << warnings[1];
+}
+
+}  // namespace
+}  // namespace testmap::python
