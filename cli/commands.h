@@ -15,4 +15,7 @@ void RegisterScanCommand(CLI::App& app);
 // Adds `testmap plan` (CI split plans from timings) to `app`.
 void RegisterPlanCommand(CLI::App& app);
 
+// Adds `testmap trace` (per-test operator traces of a pytest run) to `app`.
+void RegisterTraceCommand(CLI::App& app);
+
 }  // namespace testmap::cli

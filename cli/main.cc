@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   testmap::cli::RegisterScanCommand(app);
   testmap::cli::RegisterPlanCommand(app);
+  testmap::cli::RegisterTraceCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }
