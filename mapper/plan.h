@@ -22,8 +22,9 @@ struct PlanOptions {
   Granularity granularity = Granularity::kTest;
   KeepTogether keep_together = KeepTogether::kNone;
   bool group_by_feature = false;
-  // Path prefix -> feature, longest prefix wins; tests without a match fall
-  // back to their JUnit "feature" property, else group "other".
+  // Node-id prefix (a directory, a file, file.py::Class) -> feature, longest
+  // prefix wins; tests without a match fall back to their JUnit "feature"
+  // property, else group "other".
   std::map<std::string, std::string> feature_map;
   double file_overhead = 0;  // seconds per file per split (pytest start-up, imports)
   int procs = 1;             // parallel processes per split (PyTorch uses 2)

@@ -74,7 +74,7 @@ std::string FeatureOf(const PlanTest& test, const PlanOptions& options) {
   const std::string* best = nullptr;
   size_t best_len = 0;
   for (const auto& [prefix, feature] : options.feature_map) {
-    if ((!best || prefix.size() > best_len) && test.path.compare(0, prefix.size(), prefix) == 0) {
+    if ((!best || prefix.size() > best_len) && test.id.compare(0, prefix.size(), prefix) == 0) {
       best = &feature;
       best_len = prefix.size();
     }

@@ -6,6 +6,7 @@
 #include "indexer/timings/test_durations_reader.h"
 #include "indexer/timings/test_times_reader.h"
 #include "indexer/timings/timing_error.h"
+#include "indexer/timings/trace_shard_reader.h"
 
 namespace testmap::indexer {
 
@@ -17,6 +18,8 @@ const char* TimingFormatName(TimingFormat format) {
       return "test-durations";
     case TimingFormat::kTestTimes:
       return "test-times";
+    case TimingFormat::kTraceShard:
+      return "trace-shard";
   }
   return "unknown";
 }
@@ -26,6 +29,8 @@ TimingFormat DetectTimingFormat(const std::string& text, const std::string& sour
   if (first == std::string::npos) throw TimingError(source, 0, "empty timing file");
   if (text[first] == '<') return TimingFormat::kJUnitXml;
   if (text[first] == '[') return TimingFormat::kTestDurations;
+  if (text[first] == '{' && LooksLikeTraceShard(text.substr(first)))
+    return TimingFormat::kTraceShard;
   if (text[first] != '{') {
     throw TimingError(source, LineOfOffset(text, first),
                       "not a timing file (expected JUnit XML, .test_durations or test-times.json)");
@@ -61,6 +66,8 @@ std::vector<TimingRecord> ReadTimingFile(const std::string& path) {
       return ParseTestDurations(text, path);
     case TimingFormat::kTestTimes:
       return ParseTestTimes(text, path);
+    case TimingFormat::kTraceShard:
+      return ParseTraceShard(text, path);
   }
   return {};
 }

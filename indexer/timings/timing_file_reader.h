@@ -1,7 +1,8 @@
 // One entry point for every timing format, chosen by content rather than by
 // file name (CI artifacts get renamed): XML is JUnit; a JSON object whose
 // values are numbers is .test_durations; nested {job: {config: ...}} is
-// PyTorch's test-times.json.
+// PyTorch's test-times.json; JSON lines with a "type" are the tracer's
+// trace shards.
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace testmap::indexer {
 
-enum class TimingFormat { kJUnitXml, kTestDurations, kTestTimes };
+enum class TimingFormat { kJUnitXml, kTestDurations, kTestTimes, kTraceShard };
 
 const char* TimingFormatName(TimingFormat format);
 

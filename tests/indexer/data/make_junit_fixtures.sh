@@ -53,4 +53,10 @@ done
 # Ground truth for the node ids the reader rebuilds: what pytest itself prints.
 (cd "$work" && "$python" -m pytest -q -p no:cacheprovider --collect-only pkg/test_sample.py |
    grep '::' > "$here/pytest_nodeids.txt")
+# The tracer's own timings: a trace shard from its pytest plugin (no op
+# recorder needed for timings).
+(cd "$work" && PYTHONPATH="$here/../../../tracer/python" "$python" -m pytest -q -p no:cacheprovider \
+   -p testmap_trace.plugin --testmap-out "$work/trace" --testmap-recorder none pkg/test_sample.py \
+   >/dev/null || true)
+cp "$work/trace/trace-main.jsonl" "$here/trace_shard.jsonl"
 echo "wrote $here/pytest_xunit1.xml $here/pytest_xunit2.xml"
