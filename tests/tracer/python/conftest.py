@@ -37,7 +37,7 @@ def run_traced(out, args, recorder="cpp", extra=(), cwd=SUITE, check=True):
     """Runs pytest with the plugin; returns the CompletedProcess."""
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "testmap_trace.plugin", "--testmap-out", str(out),
            "--testmap-recorder", recorder, *extra]
-    if recorder == "cpp":
+    if recorder == "cpp" and "--testmap-tracer-lib" not in extra:
         cmd += ["--testmap-tracer-lib", required_env("TESTMAP_TRACER_LIB")]
     cmd += list(args)
     env = dict(os.environ, PYTHONPATH=PLUGIN_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))

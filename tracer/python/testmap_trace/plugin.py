@@ -68,7 +68,14 @@ def _make_recorder(config):
         lib = config.getoption("--testmap-tracer-lib") or os.environ.get("TESTMAP_TRACER_LIB")
         if not lib:
             raise pytest.UsageError("--testmap-recorder=cpp needs --testmap-tracer-lib")
-        return CppRecorder(lib)
+        from .cpp_recorder import TracerVersionMismatch
+
+        try:
+            return CppRecorder(lib)
+        except (TracerVersionMismatch, OSError) as e:
+            # A usage error: pytest prints the message and exits with 4,
+            # nothing is loaded, nothing crashes.
+            raise pytest.UsageError(f"testmap tracer: {e}") from None
     if kind == "reference":
         from .reference_recorder import ReferenceRecorder
 
@@ -100,6 +107,7 @@ class TracePlugin:
     def __init__(self, config, out):
         self.config = config
         self.worker = getattr(config, "workerinput", {}).get("workerid", "main")
+        os.makedirs(out, exist_ok=True)
         self.recorder = _make_recorder(config)
         self.logs = None
         if config.getoption("--testmap-compile-logs"):

@@ -37,13 +37,25 @@ class TorchLogsCapture:
         import torch
         import torch._logging
 
+        from torch._logging._internal import log_registry
+
         torch._logging.set_logs(**{a: True for a in ARTIFACTS})
+        # A cache hit skips compilation, and with it the post-grad graph log.
+        import torch._functorch.config
+        import torch._inductor.config
+
+        torch._inductor.config.fx_graph_cache = False
+        torch._functorch.config.enable_autograd_cache = False
         torch_logger = logging.getLogger("torch")
         formatter = next((h.formatter for h in torch_logger.handlers if h.formatter), None)
         if formatter is None:
             formatter = torch._logging._internal.TorchLogsFormatter()
         self._handler = _Collect(formatter)
-        torch_logger.addHandler(self._handler)
+        # torch gives each registered logger (torch, torch._functorch._aot_autograd,
+        # torch._inductor, ...) its own handler and stops propagation there, so
+        # an artifact record reaches exactly one of them: listen on all.
+        for qname in log_registry.get_log_qnames():
+            logging.getLogger(qname).addHandler(self._handler)
         lib = ctypes.CDLL(parser_lib)
         lib.testmap_parse_torch_logs.restype = ctypes.c_void_p
         lib.testmap_parse_torch_logs.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p]
