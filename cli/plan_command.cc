@@ -178,10 +178,10 @@ void RegisterPlanCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "plan",
       "Split tests into CI jobs that finish together, from real timings.\n\n"
-      "Reads JUnit XML (pytest --junitxml, either junit family), pytest-split's .test_durations\n"
-      "and PyTorch's test-times.json (file or class level); several runs of a test are\n"
-      "summarized by their median. Tests without timings are estimated (other configs, sibling\n"
-      "params, class, file, suite) and the plan says how much of it is estimated.\n\n"
+      "Reads JUnit XML (pytest --junitxml, either junit family), pytest-split's .test_durations,\n"
+      "PyTorch's test-times.json (file or class level) and testmap trace shards; several runs\n"
+      "of a test are summarized by their median. Tests without timings are estimated (other\n"
+      "configs, sibling params, class, file, suite) and the plan says how much is estimated.\n\n"
       "Examples:\n"
       "  testmap plan junit/*.xml --splits 8\n"
       "  testmap plan test-times.json --job linux-jammy-py3.10-gcc11 --config default \\\n"
