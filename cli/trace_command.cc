@@ -36,6 +36,7 @@ struct TraceOptions {
   bool reference = false;
   bool compile_logs = false;
   bool keep = false;
+  bool resume = false;
   std::string python;
   std::string format = "table";
   std::vector<std::string> pytest_args;
@@ -159,28 +160,54 @@ void RunTrace(const TraceOptions& opt, const std::vector<std::string>& full_comm
   env["TESTMAP_VERSION"] = TESTMAP_VERSION;
 
   auto start = std::chrono::steady_clock::now();
-  int status = RunChild(argv, env);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  std::string reason =
-      "pytest exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  if (WIFSIGNALED(status)) {
-    reason = std::string("pytest was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
-             strsignal(WTERMSIG(status)) + ")";
-  }
+  int status = 0;
+  int crashes_seen = 0;
   std::map<std::string, size_t> outcomes;
   std::vector<std::string> crashed;
   std::set<std::string> ops;
   size_t eager = 0, compile = 0;
-  auto shards = tracer::ListShards(opt.out);
-  for (const auto& shard : shards) {
-    auto s = tracer::FinishShard(shard, reason);
-    for (const auto& [k, v] : s.outcomes) outcomes[k] += v;
-    crashed.insert(crashed.end(), s.crashed.begin(), s.crashed.end());
-    ops.insert(s.ops.begin(), s.ops.end());
-    eager += s.eager_ops;
-    compile += s.compile_ops;
+  std::vector<std::string> shards;
+  const fs::path skip_file = fs::absolute(opt.out) / "resume-skip.txt";
+  for (int round = 0;; ++round) {
+    std::vector<std::string> round_argv = argv;
+    if (round > 0)
+      round_argv.insert(round_argv.begin() + 7, {"--testmap-skip-file", skip_file.string()});
+    status = RunChild(round_argv, env);
+    std::string reason =
+        "pytest exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (WIFSIGNALED(status)) {
+      reason = std::string("pytest was killed by signal ") + std::to_string(WTERMSIG(status)) +
+               " (" + strsignal(WTERMSIG(status)) + ")";
+    }
+    outcomes.clear();
+    crashed.clear();
+    ops.clear();
+    eager = compile = 0;
+    std::set<std::string> done;
+    shards = tracer::ListShards(opt.out);
+    for (const auto& shard : shards) {
+      auto s = tracer::FinishShard(shard, reason);
+      for (const auto& [k, v] : s.outcomes) outcomes[k] += v;
+      crashed.insert(crashed.end(), s.crashed.begin(), s.crashed.end());
+      ops.insert(s.ops.begin(), s.ops.end());
+      done.insert(s.nodeids.begin(), s.nodeids.end());
+      eager += s.eager_ops;
+      compile += s.compile_ops;
+    }
+    if (!WIFSIGNALED(status)) break;
+    ++crashes_seen;
+    // --resume-after-crash: run the tests the crash took with it, skipping
+    // every test already recorded (the crashed one included). Stops when a
+    // round records nothing new, so a crash at collection cannot loop.
+    if (!opt.resume || static_cast<int>(crashed.size()) < crashes_seen) break;
+    std::ofstream skip(skip_file);
+    for (const auto& id : done) skip << id << "\n";
+    std::cerr << "testmap trace: " << reason << "; resuming after " << done.size()
+              << " recorded tests\n";
   }
+  std::error_code ignored;
+  fs::remove(skip_file, ignored);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   size_t tests = 0;
   for (const auto& [k, v] : outcomes) tests += v;
   if (opt.format == "json") {
@@ -209,6 +236,8 @@ void RunTrace(const TraceOptions& opt, const std::vector<std::string>& full_comm
   }
   if (WIFSIGNALED(status)) throw CLI::RuntimeError(128 + WTERMSIG(status));
   if (WIFEXITED(status) && WEXITSTATUS(status) != 0) throw CLI::RuntimeError(WEXITSTATUS(status));
+  // Resumed past a crash and the rest passed: the run still failed.
+  if (!crashed.empty()) throw CLI::RuntimeError(1);
 }
 
 }  // namespace
@@ -229,6 +258,9 @@ void RegisterTraceCommand(CLI::App& app) {
   cmd->add_flag("--compile-logs", opt->compile_logs,
                 "capture TORCH_LOGS aot_graphs/post_grad_graphs per test and record their ops "
                 "(evidence compile)");
+  cmd->add_flag(
+      "--resume-after-crash", opt->resume,
+      "when a test kills pytest (without xdist), record it as crashed and run the remaining tests");
   cmd->add_flag("--keep", opt->keep,
                 "append to existing shards in --out instead of starting afresh");
   cmd->add_option("--python", opt->python,

@@ -79,6 +79,7 @@ ShardSummary FinishShard(const std::string& path, const std::string& reason) {
       pending = rec;
     } else if (type == "test") {
       if (pending && pending->value("nodeid", "") == rec.value("nodeid", "")) pending.reset();
+      summary.nodeids.push_back(rec.value("nodeid", ""));
       std::string outcome = rec.value("outcome", "?");
       ++summary.outcomes[outcome];
       if (outcome == "crashed") summary.crashed.push_back(rec.value("nodeid", ""));
@@ -105,6 +106,7 @@ ShardSummary FinishShard(const std::string& path, const std::string& reason) {
       out << rec.dump() << "\n";
       ++summary.outcomes["crashed"];
       summary.crashed.push_back(rec["nodeid"]);
+      summary.nodeids.push_back(rec["nodeid"]);
     }
   }
   summary.eager_ops = eager.size();

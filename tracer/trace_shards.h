@@ -23,6 +23,7 @@ struct ShardSummary {
   size_t eager_ops = 0;                    // distinct (op, dtypes, device), evidence eager
   size_t compile_ops = 0;                  // ... evidence compile
   std::vector<std::string> ops;            // distinct op overloads, sorted
+  std::vector<std::string> nodeids;        // every test with a `test` record
 };
 
 // The trace-*.jsonl files of `dir`, sorted.

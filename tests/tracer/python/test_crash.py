@@ -76,3 +76,16 @@ def test_truncated_shard_line_is_tolerated_but_garbage_is_named(tmp_path):
         assert f"{path}:2: not a JSON record" in str(e)
     else:
         raise AssertionError("garbage line accepted")
+
+
+def test_resume_after_crash_runs_the_remaining_tests(tmp_path):
+    proc = subprocess.run(
+        [required_env("TESTMAP_BIN"), "trace", "--resume-after-crash", "--out", str(tmp_path), "--", "pytest",
+         "test_crash_midway.py"], cwd=CASES, env=dict(os.environ, **CRASH_ENV), capture_output=True, text=True,
+        timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "resuming after 2 recorded tests" in proc.stderr
+    records = [r for r in read_lines(tmp_path / "trace-main.jsonl") if r["type"] == "test"]
+    assert sorted((r["nodeid"].split("::")[-1], r["outcome"]) for r in records) == [
+        ("test_1_before", "passed"), ("test_2_abort", "crashed"), ("test_3_after", "passed")]
+    assert not (tmp_path / "resume-skip.txt").exists()

@@ -42,6 +42,8 @@ def pytest_addoption(parser):
     group.addoption("--testmap-tracer-lib", default=None, help="path of libtestmap_tracer.so")
     group.addoption("--testmap-compile-logs", action="store_true", help="capture TORCH_LOGS graphs")
     group.addoption("--testmap-logs-lib", default=None, help="path of libtestmap_torch_logs.so")
+    group.addoption("--testmap-skip-file", default=None,
+                    help="deselect the node ids listed in this file (resuming after a crash)")
     group.addoption("--testmap-passthrough-mode", action="store_true",
                     help="run tests under a do-nothing TorchDispatchMode (validation only)")
 
@@ -58,6 +60,18 @@ def pytest_configure(config):
     if is_xdist_controller:
         return  # the workers trace; the controller only schedules
     config.pluginmanager.register(TracePlugin(config, out), "testmap-trace")
+
+
+def pytest_collection_modifyitems(config, items):
+    path = config.getoption("--testmap-skip-file")
+    if not path:
+        return
+    with open(path, encoding="utf-8") as f:
+        done = {line.rstrip("\n") for line in f if line.strip()}
+    keep = [item for item in items if item.nodeid not in done]
+    if len(keep) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.nodeid in done])
+        items[:] = keep
 
 
 def _make_recorder(config):
