@@ -40,7 +40,7 @@ def test_cli_json_summary_with_reference_recorder(tmp_path):
                cwd=CASES)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout[proc.stdout.index("{\n"):])
-    assert summary["recorder"] == "reference" and summary["tests"] == 6
+    assert summary["recorder"] == "reference" and summary["tests"] == 7
 
 
 def test_compile_logs_give_compile_evidence(tmp_path):

@@ -55,9 +55,17 @@ def test_expected_ops(cases, recorder):
             ("aten::where.self", "float64", "cpu")} <= mixed
 
 
+@pytest.mark.parametrize("recorder", ["cpp", "reference"])
+def test_devices_are_kept_apart(cases, recorder):
+    ops = ops_of(cases, recorder, "test_devices_are_kept_apart")
+    assert {("aten::add_.Tensor", "float32", "meta"), ("aten::add_.Tensor", "float32", "cpu"),
+            ("aten::mul.Tensor", "float32", "meta"), ("aten::ones", "float32", "meta")} <= ops
+    assert ("aten::mul.Tensor", "float32", "cpu") not in ops
+
+
 def test_recorders_agree(cases):
     # Under the same program (see plugin.py on the passthrough mode): the
     # reference's mode makes AccumulateGrad detach, for one.
-    assert len(cases["reference"]) == 6
+    assert len(cases["reference"]) == 7
     for test in cases["reference"]:
         assert ops_of(cases, "cpp_passthrough", test) == ops_of(cases, "reference", test), test

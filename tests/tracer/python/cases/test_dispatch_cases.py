@@ -57,3 +57,13 @@ def test_wrapped_numbers_and_mixed_dtypes():
     a = torch.ones(3, dtype=torch.int32)
     b = a + 2.5
     torch.where(b > 1, b, torch.zeros(3, dtype=torch.float64))
+
+
+def test_devices_are_kept_apart():
+    # The meta device stands in for an accelerator: its calls are recorded
+    # under `meta`, the CPU reference computation under `cpu`, and a call
+    # mixing a CPU scalar tensor with a device tensor under the device.
+    d = torch.ones(3, device="meta")
+    d.add_(1)
+    torch.ones(3).add_(1)
+    d.mul(torch.tensor(2.0))
