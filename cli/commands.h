@@ -18,4 +18,14 @@ void RegisterPlanCommand(CLI::App& app);
 // Adds `testmap trace` (per-test operator traces of a pytest run) to `app`.
 void RegisterTraceCommand(CLI::App& app);
 
+// Index commands (docs/index.md): ingest, query, show, ops, stats, index;
+// RegisterIndexCommands adds them all (cli/index_commands.cc).
+void RegisterIndexCommands(CLI::App& app);
+void RegisterIngestCommand(CLI::App& app);
+void RegisterQueryCommand(CLI::App& app);
+void RegisterShowCommand(CLI::App& app);
+void RegisterOpsCommand(CLI::App& app);
+void RegisterStatsCommand(CLI::App& app);
+void RegisterIndexCommand(CLI::App& app);
+
 }  // namespace testmap::cli

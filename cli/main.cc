@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterScanCommand(app);
   testmap::cli::RegisterPlanCommand(app);
   testmap::cli::RegisterTraceCommand(app);
+  testmap::cli::RegisterIndexCommands(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,0 +1,91 @@
+// `testmap ingest FILES...`: scan output and trace shards into the index.
+// Reading and checking happen before the index is touched; the commit is
+// one atomic step (indexer/index/ingest.h).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/index_location.h"
+#include "indexer/index/index_error.h"
+#include "indexer/index/ingest.h"
+
+namespace testmap::cli {
+namespace {
+
+struct IngestArgs {
+  std::vector<std::string> files;
+  std::string index;
+  std::string format = "table";
+};
+
+void RunIngest(const IngestArgs& args) {
+  auto start = std::chrono::steady_clock::now();
+  bool progress = isatty(2);
+  if (progress)
+    std::cerr << "testmap ingest: reading " << args.files.size() << " input(s)...\r" << std::flush;
+  indexer::IngestInputs inputs = indexer::ReadIngestInputs(args.files);
+  if (progress)
+    std::cerr << "testmap ingest: writing " << args.index << "...              \r" << std::flush;
+  auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
+  indexer::IngestSummary s = indexer::Ingest(*store, inputs);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress) std::cerr << std::string(60, ' ') << "\r";
+  if (args.format == "json") {
+    nlohmann::json j = {{"index", args.index},
+                        {"files", s.files},
+                        {"runs", s.runs},
+                        {"scanned_tests", s.scanned_tests},
+                        {"traced_tests", s.traced_tests},
+                        {"edges", s.edges},
+                        {"observations", s.observations},
+                        {"keys", s.keys},
+                        {"seconds", seconds}};
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::cout << "ingested " << s.files << " file(s) into " << args.index << ": " << s.scanned_tests
+            << " scanned tests, " << s.traced_tests << " traced test runs from " << s.runs
+            << " run(s), " << s.edges << " op-test edges (" << s.observations
+            << " dtype/device observations); " << s.keys << " keys in " << std::fixed
+            << std::setprecision(2) << seconds << " s\n";
+}
+
+}  // namespace
+
+void RegisterIngestCommand(CLI::App& app) {
+  auto args = std::make_shared<IngestArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "ingest",
+      "Add scan output and trace shards to the index (atomic, idempotent).\n\n"
+      "Inputs: `testmap scan --format jsonl` files, trace shards (trace-*.jsonl) and\n"
+      "directories of them (`testmap trace --out`). Shards of many CI jobs or xdist\n"
+      "workers merge; every edge keeps the run it came from. Everything is read and\n"
+      "checked first: bad input leaves the index untouched.\n\n"
+      "Examples:\n"
+      "  testmap scan test/ --format jsonl > tests.jsonl\n"
+      "  testmap trace --out traces -- pytest test/test_ops.py\n"
+      "  testmap ingest tests.jsonl traces/\n"
+      "  testmap ingest --index /data/index job-*/trace-*.jsonl");
+  cmd->add_option("files", args->files, "Scan JSONL files, trace shards, trace directories")
+      ->required();
+  AddIndexOption(cmd, args->index);
+  cmd->add_option("--format", args->format, "Summary format")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "json"}));
+  cmd->callback([args] {
+    try {
+      RunIngest(*args);
+    } catch (const std::exception& e) {
+      std::cerr << "testmap ingest: error: " << e.what() << "\n"
+                << "testmap ingest: nothing was written to " << args->index << "\n";
+      throw CLI::RuntimeError(2);
+    }
+  });
+}
+
+}  // namespace testmap::cli

@@ -1,0 +1,49 @@
+// The on-disk layout of a testmap index: column families, key encodings and
+// the schema version. docs/index.md describes the same layout for people.
+//
+// Every key is a sequence of fields joined by '\0' (no field can contain a
+// NUL: node ids, op names and run ids are printable text), so that every
+// question the mapper asks is one prefix seek:
+//
+//   tests     NODEID                                  -> test record (JSON)
+//   generic   GENERIC_ID \0 NODEID                    -> ""
+//   op_tests  PACKET \0 OVERLOAD \0 NODEID \0 RUN     -> edge value (edge_value.h)
+//   test_ops  NODEID \0 PACKET \0 OVERLOAD \0 RUN     -> the same edge value
+//   outcomes  NODEID \0 RUN                           -> outcome record (JSON)
+//   runs      RUN                                     -> run record (JSON)
+//   default   "schema_version", "created_by"          -> index metadata
+//
+// PACKET is `aten::add`, OVERLOAD the overload name (`Tensor`; "" for the
+// default overload; "*" for static evidence that names a packet only, as
+// an @ops OpInfo name does). Packet first, so that `add` (all overloads) is
+// the prefix "aten::add\0" and never also matches "aten::addmm".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace testmap::indexer {
+
+// Bumped whenever a key or value encoding changes incompatibly. An index
+// written with a newer schema is refused at open, never misread.
+inline constexpr int kSchemaVersion = 1;
+inline constexpr char kSchemaVersionKey[] = "schema_version";
+inline constexpr char kCreatedByKey[] = "created_by";
+
+// The overload of static evidence (a packet, no overload known).
+inline constexpr char kStaticOverload[] = "*";
+
+// Column families in a fixed order; IndexStore opens all of them.
+enum class Cf { kDefault, kTests, kGeneric, kOpTests, kTestOps, kOutcomes, kRuns };
+inline constexpr int kCfCount = 7;
+const char* CfName(Cf cf);
+
+// Joins fields with '\0'.
+std::string JoinKey(std::initializer_list<std::string_view> fields);
+// Splits a key into its fields.
+std::vector<std::string_view> SplitKey(std::string_view key);
+// `fields` joined, with a trailing '\0': the prefix of every longer key.
+std::string KeyPrefix(std::initializer_list<std::string_view> fields);
+
+}  // namespace testmap::indexer

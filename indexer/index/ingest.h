@@ -1,0 +1,44 @@
+// Ingestion: scan output and trace shards into the index, in one atomic,
+// idempotent step.
+//
+// Every input is read and checked before the index is opened for writing,
+// so bad input changes nothing. Keys carry the run they came from (a hash
+// of the shard's run record), so shards of many CI jobs or xdist workers
+// merge side by side, and ingesting the same shard again rewrites the same
+// keys with the same values: no change.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "indexer/index/index_store.h"
+#include "indexer/index/scan_input.h"
+#include "indexer/index/trace_input.h"
+
+namespace testmap::indexer {
+
+struct IngestInputs {
+  std::vector<TraceInput> traces;
+  std::vector<std::vector<ScannedTest>> scans;
+  std::vector<std::string> files;  // every file read, in order
+};
+
+struct IngestSummary {
+  size_t files = 0;
+  size_t runs = 0;
+  size_t scanned_tests = 0;
+  size_t traced_tests = 0;  // test records (one per test and run)
+  size_t edges = 0;         // op-test-run edges
+  size_t observations = 0;  // (evidence, device, dtypes) tuples on them
+  size_t keys = 0;          // keys written, both directions counted
+};
+
+// Reads `paths`: trace shards (trace-*.jsonl), directories of them (as
+// `testmap trace --out` leaves them), and `testmap scan --format jsonl`
+// files. Throws IndexError naming the file (and line) of anything else.
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths);
+
+// Builds every key of `inputs` and commits them to `store` in one step.
+IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs);
+
+}  // namespace testmap::indexer

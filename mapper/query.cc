@@ -1,0 +1,148 @@
+#include "mapper/query.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "core/dtype_names.h"
+
+namespace testmap::mapper {
+namespace {
+
+struct Filter {
+  std::vector<std::string> dtypes;
+  std::string device, path;
+  bool Passes(const indexer::EdgeTuple& t) const {
+    if (!path.empty() && t.evidence != path) return false;
+    if (!device.empty() && t.device != device) return false;
+    if (dtypes.empty()) return true;
+    for (const auto& d : t.dtypes) {
+      if (std::find(dtypes.begin(), dtypes.end(), d) != dtypes.end()) return true;
+    }
+    return false;
+  }
+};
+
+void FillDetails(const indexer::IndexReader& index, TestMatch& m) {
+  if (auto rec = index.TestRecord(m.nodeid)) {
+    auto j = nlohmann::json::parse(*rec, nullptr, false);
+    if (j.is_object()) {
+      m.generic_id = j.value("generic_id", std::string());
+      m.file = j.value("file", std::string());
+      if (j.contains("line_start") && j["line_start"].is_number()) m.line_start = j["line_start"];
+      if (j.contains("line_end") && j["line_end"].is_number()) m.line_end = j["line_end"];
+    }
+  }
+  double latest = -1;
+  for (const auto& o : index.Outcomes(m.nodeid)) {
+    auto j = nlohmann::json::parse(o.json, nullptr, false);
+    if (!j.is_object()) continue;
+    ++m.runs;
+    double start = j.contains("start") && j["start"].is_number() ? j["start"].get<double>() : 0;
+    if (start < latest) continue;
+    latest = start;
+    m.outcome = j.value("outcome", std::string());
+    if (j.contains("duration") && j["duration"].is_number()) {
+      m.duration = j["duration"].get<double>();
+    } else {
+      m.duration.reset();
+    }
+  }
+}
+
+}  // namespace
+
+std::string CanonicalDtypeOrThrow(const std::string& text) {
+  if (auto d = core::NormalizeDtype(text)) return *d;
+  std::string all;
+  for (const auto& d : core::AllDtypes()) all += (all.empty() ? "" : ", ") + d;
+  throw std::invalid_argument("unknown dtype `" + text + "` (torch's names: " + all + ")");
+}
+
+QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options) {
+  QueryResult result;
+  result.options = options;
+  if (options.ops.empty()) throw std::invalid_argument("give at least one --op");
+  if (!options.path.empty() && options.path != "eager" && options.path != "compile" &&
+      options.path != "static") {
+    throw std::invalid_argument("--path must be eager, compile or static, not `" + options.path +
+                                "`");
+  }
+  if (options.group != "test" && options.group != "generic") {
+    throw std::invalid_argument("--group must be test or generic, not `" + options.group + "`");
+  }
+  Filter filter{{}, options.device, options.path};
+  for (const auto& d : options.dtypes) filter.dtypes.push_back(CanonicalDtypeOrThrow(d));
+
+  // nodeid -> index into result.tests; how many of the ops each test ran.
+  std::unordered_map<std::string, size_t> at;
+  std::vector<size_t> hits;
+  std::optional<std::vector<std::string>> known;  // loaded only when needed
+  for (size_t i = 0; i < options.ops.size(); ++i) {
+    ResolvedOp op = ParseQueryOp(options.ops[i]);
+    bool any_edge = false;
+    std::unordered_map<std::string, bool> counted;  // this op, per test
+    index.ForEachEdgeOfOp(op.packet, op.overload, [&](const indexer::Edge& e) {
+      any_edge = true;
+      OpUse* use = nullptr;
+      for (const auto& t : e.tuples) {
+        if (!filter.Passes(t)) continue;
+        if (!use) {
+          auto [it, fresh] = at.emplace(e.nodeid, result.tests.size());
+          if (fresh) {
+            result.tests.push_back(TestMatch{});
+            result.tests.back().nodeid = e.nodeid;
+            hits.push_back(0);
+          }
+          if (!counted[e.nodeid]) {
+            counted[e.nodeid] = true;
+            ++hits[it->second];
+          }
+          use = &result.tests[it->second].ops[e.Op()];
+          use->runs.insert(e.run);
+        }
+        use->dtypes.insert(t.dtypes);
+        if (!t.device.empty()) use->devices.insert(t.device);
+        use->evidence.insert(t.evidence);
+        use->calls += t.count;
+      }
+    });
+    if (!any_edge) {
+      // Only now is the full operator list worth reading: to tell "unknown"
+      // from "known under another overload" and to suggest names.
+      if (!known) known = index.KnownOps();
+      if (!IsKnownOp(op, *known)) {
+        throw UnknownOpError("no test in the index runs operator `" + op.canonical + "`",
+                             ClosestOps(options.ops[i], *known));
+      }
+    }
+    result.resolved.push_back(op);
+  }
+  // All of the ops, unless --any: drop tests that missed one.
+  if (!options.any && options.ops.size() > 1) {
+    std::vector<TestMatch> kept;
+    for (size_t t = 0; t < result.tests.size(); ++t) {
+      if (hits[t] == options.ops.size()) kept.push_back(std::move(result.tests[t]));
+    }
+    result.tests = std::move(kept);
+  }
+  std::sort(result.tests.begin(), result.tests.end(),
+            [](const TestMatch& a, const TestMatch& b) { return a.nodeid < b.nodeid; });
+  if (options.details || options.group == "generic") {
+    for (auto& m : result.tests) FillDetails(index, m);
+  }
+  if (options.group == "generic") {
+    std::map<std::string, GenericMatch> groups;
+    for (const auto& m : result.tests) {
+      const std::string& key = m.generic_id.empty() ? m.nodeid : m.generic_id;
+      auto& g = groups[key];
+      g.generic_id = key;
+      g.tests.push_back(&m);
+    }
+    for (auto& [k, g] : groups) result.groups.push_back(std::move(g));
+  }
+  return result;
+}
+
+}  // namespace testmap::mapper
