@@ -26,7 +26,6 @@ xdist, `gw0`, `gw1`, ... under pytest-xdist (the controller writes none).
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 import pytest
