@@ -132,6 +132,14 @@ std::string Evaluator::QualifiedName(TSNode n) const {
 
 Value Evaluator::Eval(TSNode n, const Locals* locals) {
   if (ts_node_is_null(n)) return Value::Unknown("");
+  if (auto it = memo_.find(n.id); it != memo_.end()) return it->second;
+  uint64_t reads = local_reads_;
+  Value v = EvalUncached(n, locals);
+  if (local_reads_ == reads) memo_.emplace(n.id, v);
+  return v;
+}
+
+Value Evaluator::EvalUncached(TSNode n, const Locals* locals) {
   if (depth_ > kMaxDepth) return Value::Unknown(Text(n));
   ++depth_;
   struct Leave {
@@ -299,7 +307,10 @@ Value Evaluator::EvalString(TSNode n, const Locals* locals) {
 Value Evaluator::EvalName(const std::string& name, TSNode node, const Locals* locals) {
   if (locals) {
     auto it = locals->find(name);
-    if (it != locals->end()) return it->second;
+    if (it != locals->end()) {
+      ++local_reads_;
+      return it->second;
+    }
   }
   auto fn = model_.function_index.find(name);
   if (fn != model_.function_index.end()) {
@@ -388,38 +399,156 @@ Value Evaluator::EvalAttribute(TSNode n, const Locals* locals) {
   // Attributes of values (op.name) before names through imports (torch.half).
   bool object_is_local = Is(object, "identifier") && locals && locals->count(Text(object));
   if (object_is_local || !Is(object, "identifier") || model_.assignments.count(Text(object))) {
-    Value v = Eval(object, locals);
-    const TorchSnapshot* s = (v.kind == Value::Kind::kOpInfo || v.kind == Value::Kind::kModuleInfo)
-                                 ? snapshot()
-                                 : nullptr;
-    if (v.kind == Value::Kind::kOpInfo && s) {
-      const OpInfoEntry& op = s->ops[v.index];
-      if (attr == "name") return Value::Str(op.name);
-      if (attr == "variant_test_name") return Value::Str(op.variant_test_name);
-      if (attr == "formatted_name") return Value::Str(op.formatted_name);
-      if (attr == "aten_name")
-        return op.aten_name.empty() ? Value::None() : Value::Str(op.aten_name);
-      if (attr == "full_name")
-        return Value::Str(op.variant_test_name.empty() ? op.name
-                                                       : op.name + "." + op.variant_test_name);
-      if (auto it = op.flags.find(attr); it != op.flags.end()) return Value::Bool(it->second);
-    }
-    if (v.kind == Value::Kind::kModuleInfo && s) {
-      const ModuleInfoEntry& m = s->modules[v.index];
-      if (attr == "name") return Value::Str(m.name);
-      if (attr == "formatted_name") return Value::Str(m.formatted_name);
-      if (attr == "train_and_eval_differ") return Value::Bool(m.train_and_eval_differ);
-      if (attr == "module_cls") {
-        Value c = Value::Str(m.module_cls);
-        c.kind = Value::Kind::kClass;
-        return c;
-      }
-    }
-    if (object_is_local) return Value::Unknown(Text(n));
+    Value v = AttributeOf(Eval(object, locals), attr);
+    if (v.known() || object_is_local) return v.known() ? v : Value::Unknown(Text(n));
   }
   std::string q = QualifiedName(n);
   if (!q.empty()) return EvalQualified(q, n);
   return Value::Unknown(Text(n));
+}
+
+Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
+  const TorchSnapshot* s =
+      (v.kind == Value::Kind::kOpInfo || v.kind == Value::Kind::kModuleInfo) ? snapshot() : nullptr;
+  if (v.kind == Value::Kind::kOpInfo && s) {
+    const OpInfoEntry& op = s->ops[v.index];
+    if (attr == "name") return Value::Str(op.name);
+    if (attr == "variant_test_name") return Value::Str(op.variant_test_name);
+    if (attr == "formatted_name") return Value::Str(op.formatted_name);
+    if (attr == "aten_name") return op.aten_name.empty() ? Value::None() : Value::Str(op.aten_name);
+    if (attr == "full_name")
+      return Value::Str(op.variant_test_name.empty() ? op.name
+                                                     : op.name + "." + op.variant_test_name);
+    if (auto it = op.flags.find(attr); it != op.flags.end()) return Value::Bool(it->second);
+  }
+  if (v.kind == Value::Kind::kModuleInfo && s) {
+    const ModuleInfoEntry& m = s->modules[v.index];
+    if (attr == "name") return Value::Str(m.name);
+    if (attr == "formatted_name") return Value::Str(m.formatted_name);
+    if (attr == "train_and_eval_differ") return Value::Bool(m.train_and_eval_differ);
+    if (attr == "module_cls") {
+      Value c = Value::Str(m.module_cls);
+      c.kind = Value::Kind::kClass;
+      return c;
+    }
+  }
+  return Value::Unknown(attr);
+}
+
+// A comprehension's body or condition compiled once against its loop
+// variable, so filtering op_db's ~1000 OpInfos does not walk the tree (and
+// copy the constant operands) once per item.
+struct Evaluator::Compiled {
+  enum class Kind { kConst, kVar, kAttr, kCompare, kAnd, kOr, kNot } kind = Kind::kConst;
+  Value constant;
+  std::string text;  // attribute name or comparison operator
+  std::vector<Compiled> kids;
+};
+
+bool Evaluator::Compile(TSNode n, const std::string& var, Compiled* out) {
+  std::string_view type = ts_node_type(n);
+  using K = Compiled::Kind;
+  if (type == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
+    return Compile(ts_node_named_child(n, 0), var, out);
+  if (type == "identifier" && module_.Text(n) == var) {
+    out->kind = K::kVar;
+    return true;
+  }
+  if (type == "attribute") {
+    Compiled object;
+    if (Compile(Field(n, "object"), var, &object) && object.kind != K::kConst) {
+      out->kind = K::kAttr;
+      out->text = Text(Field(n, "attribute"));
+      out->kids.push_back(std::move(object));
+      return true;
+    }
+  }
+  if (type == "comparison_operator" && ts_node_named_child_count(n) == 2 &&
+      ts_node_child_count(n) == 3) {
+    out->kind = K::kCompare;
+    out->text = std::string(module_.Text(ts_node_child(n, 1)));
+    out->kids.resize(2);
+    return Compile(ts_node_named_child(n, 0), var, &out->kids[0]) &&
+           Compile(ts_node_named_child(n, 1), var, &out->kids[1]);
+  }
+  if (type == "boolean_operator") {
+    out->kind = module_.Text(Field(n, "operator")) == "and" ? K::kAnd : K::kOr;
+    out->kids.resize(2);
+    return Compile(Field(n, "left"), var, &out->kids[0]) &&
+           Compile(Field(n, "right"), var, &out->kids[1]);
+  }
+  if (type == "not_operator") {
+    out->kind = K::kNot;
+    out->kids.resize(1);
+    return Compile(Field(n, "argument"), var, &out->kids[0]);
+  }
+  // Anything else must not involve the loop variable: a constant.
+  if (MentionsName(n, var)) return false;
+  out->kind = K::kConst;
+  out->constant = Eval(n, nullptr);
+  return true;
+}
+
+bool Evaluator::MentionsName(TSNode n, const std::string& name) const {
+  if (Is(n, "identifier")) return module_.Text(n) == name;
+  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i)
+    if (MentionsName(ts_node_named_child(n, i), name)) return true;
+  return false;
+}
+
+Value Evaluator::Run(const Compiled& c, const Value& item) {
+  using K = Compiled::Kind;
+  switch (c.kind) {
+    case K::kConst:
+      return c.constant;
+    case K::kVar:
+      return item;
+    case K::kAttr:
+      return AttributeOf(Run(c.kids[0], item), c.text);
+    case K::kNot: {
+      bool known;
+      bool t = Truthy(Run(c.kids[0], item), &known);
+      return known ? Value::Bool(!t) : Value::Unknown("not");
+    }
+    case K::kAnd:
+    case K::kOr: {
+      Value left = Run(c.kids[0], item);
+      bool known;
+      bool t = Truthy(left, &known);
+      if (!known) return Value::Unknown("bool");
+      if ((c.kind == K::kAnd) != t) return left;
+      return Run(c.kids[1], item);
+    }
+    case K::kCompare: {
+      Value left = Run(c.kids[0], item);
+      const Value& right = c.kids[1].kind == K::kConst ? c.kids[1].constant : Run(c.kids[1], item);
+      bool known = true, result = false;
+      if (c.text == "==" || c.text == "!=" || c.text == "is" || c.text == "is not") {
+        result = PythonEquals(left, right, &known) != (c.text == "!=" || c.text == "is not");
+      } else if (c.text == "in" || c.text == "not in") {
+        if (right.kind == Value::Kind::kStr && left.kind == Value::Kind::kStr) {
+          result = right.text.find(left.text) != std::string::npos;
+        } else if (right.kind == Value::Kind::kList) {
+          for (const auto& x : right.items) {
+            bool k;
+            if (PythonEquals(left, x, &k)) {
+              result = true;
+              break;
+            }
+            if (!k) known = false;
+          }
+          if (result) known = true;
+        } else {
+          known = false;
+        }
+        if (c.text == "not in") result = !result;
+      } else {
+        known = false;
+      }
+      return known ? Value::Bool(result) : Value::Unknown(c.text);
+    }
+  }
+  return Value::Unknown("");
 }
 
 Evaluator::Args Evaluator::EvalArgs(TSNode call, const Locals* locals) {
@@ -659,6 +788,31 @@ Value Evaluator::EvalComprehension(TSNode n, const Locals* locals) {
     if (Is(ch, "for_in_clause") || Is(ch, "if_clause")) clauses.push_back(ch);
   }
   std::vector<Value> out;
+  // Fast path: `[x for x in LIST if COND...]` at module level.
+  if (!locals && !clauses.empty() && Is(clauses[0], "for_in_clause") &&
+      Is(Field(clauses[0], "left"), "identifier")) {
+    std::string var = Text(Field(clauses[0], "left"));
+    std::vector<Compiled> conds(clauses.size() - 1);
+    Compiled compiled_body;
+    bool compiled = Compile(body, var, &compiled_body);
+    for (size_t k = 1; compiled && k < clauses.size(); ++k)
+      compiled = Is(clauses[k], "if_clause") &&
+                 Compile(ts_node_named_child(clauses[k], 0), var, &conds[k - 1]);
+    Value seq = compiled ? Eval(Field(clauses[0], "right"), nullptr) : Value();
+    if (compiled && seq.kind == Value::Kind::kList) {
+      for (const Value& item : seq.items) {
+        bool keep = true;
+        for (const Compiled& cond : conds) {
+          bool known;
+          keep = Truthy(Run(cond, item), &known);
+          if (!known) return Value::Unknown(Text(n));
+          if (!keep) break;
+        }
+        if (keep) out.push_back(Run(compiled_body, item));
+      }
+      return Value::List(std::move(out));
+    }
+  }
   bool ok = true;
   Locals scope = locals ? *locals : Locals{};
   std::function<void(size_t)> run = [&](size_t k) {

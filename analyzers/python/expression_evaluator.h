@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzers/python/module_model.h"
@@ -54,6 +55,12 @@ class Evaluator {
   std::string Text(TSNode n) const { return std::string(module_.Text(n)); }
 
  private:
+  Value EvalUncached(TSNode expr, const Locals* locals);
+  Value AttributeOf(const Value& object, const std::string& attr);
+  struct Compiled;
+  bool Compile(TSNode n, const std::string& var, Compiled* out);
+  bool MentionsName(TSNode n, const std::string& name) const;
+  Value Run(const Compiled& c, const Value& item);
   Value EvalName(const std::string& name, TSNode node, const Locals* locals);
   Value EvalAttribute(TSNode node, const Locals* locals);
   Value EvalCall(TSNode node, const Locals* locals);
@@ -72,6 +79,11 @@ class Evaluator {
   bool snapshot_loaded_ = false, snapshot_missing_ = false;
   std::set<std::string> evaluating_;  // guards against `a = a + 1` cycles
   int depth_ = 0;
+  // Values of expressions that read no local name, by node: decorator
+  // arguments and module constants are evaluated once per file, and so is
+  // the constant part of a comprehension's condition (`op.name in (...)`).
+  std::unordered_map<const void*, Value> memo_;
+  uint64_t local_reads_ = 0;
 };
 
 // Python equality of two known values (lists compared item by item).

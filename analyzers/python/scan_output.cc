@@ -8,7 +8,13 @@ namespace {
 
 void Quote(std::string_view s, std::string& out) {
   out += '"';
-  for (unsigned char c : s) {
+  // Most strings need no escaping: copy clean spans in one go.
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = s[i];
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.substr(start, i - start));
+    start = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -30,11 +36,10 @@ void Quote(std::string_view s, std::string& out) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;
-        } else {
-          out += static_cast<char>(c);
         }
     }
   }
+  out.append(s.substr(start));
   out += '"';
 }
 

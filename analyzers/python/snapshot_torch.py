@@ -18,7 +18,7 @@ from torch.testing._internal import common_methods_invocations as cmi
 from torch.testing._internal import common_modules
 from torch.testing._internal.opinfo.core import OpInfo
 
-FORMAT = "testmap-torch-snapshot/1"
+FORMAT = "testmap-torch-snapshot/2"
 # Device types whose dtype tables differ in OpInfo/ModuleInfo; any other
 # device type (privateuse1 backends included) uses the default table.
 DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")
@@ -36,9 +36,18 @@ def dtype_name(d):
     return str(d).split(".")[1]
 
 
+# Every dtype torch has, in a fixed order; dtype sets are bitmasks over it,
+# which keeps the snapshot small and fast to load.
+ALL_DTYPES = sorted({dtype_name(getattr(torch, n)) for n in dir(torch)
+                     if isinstance(getattr(torch, n, None), torch.dtype)})
+
+
 def dtype_list(ds):
-    # Sorted so that the snapshot (and the scan cache keyed on it) is stable.
-    return sorted({dtype_name(d) for d in ds if d is not None})
+    mask = 0
+    for d in ds or ():
+        if d is not None:
+            mask |= 1 << ALL_DTYPES.index(dtype_name(d))
+    return mask
 
 
 def safe(f):
@@ -54,19 +63,14 @@ def op_record(op):
         "variant_test_name": op.variant_test_name,
         "formatted_name": op.formatted_name,
         "aten_name": getattr(op, "aten_name", None),
-        "dtypes": {d: dtype_list(safe(lambda: op.supported_dtypes(d)) or ())
-                   for d in DEVICE_TYPES},
-        "backward_dtypes": {
-            d: dtype_list(safe(lambda: op.supported_backward_dtypes(d)) or ())
-            for d in DEVICE_TYPES},
+        "dtypes": [dtype_list(safe(lambda: op.supported_dtypes(d))) for d in DEVICE_TYPES],
+        "backward_dtypes": [dtype_list(safe(lambda: op.supported_backward_dtypes(d)))
+                            for d in DEVICE_TYPES],
         "dtypes_default": dtype_list(op.dtypes),
         "dtypes_if_cuda": dtype_list(op.dtypesIfCUDA),
         "kind": type(op).__name__,
     }
-    for flag in OP_FLAGS:
-        v = getattr(op, flag, None)
-        if isinstance(v, bool):
-            rec[flag] = v
+    rec["flags"] = [flag for flag in OP_FLAGS if getattr(op, flag, None) is True]
     return rec
 
 
@@ -83,8 +87,7 @@ def module_record(m):
         "module_cls": public_class_name(m.module_cls),
         "formatted_name": m.formatted_name,
         "train_and_eval_differ": bool(m.train_and_eval_differ),
-        "dtypes": {d: dtype_list(safe(lambda: m.supported_dtypes(d)) or ())
-                   for d in DEVICE_TYPES},
+        "dtypes": [dtype_list(safe(lambda: m.supported_dtypes(d))) for d in DEVICE_TYPES],
     }
 
 
@@ -142,6 +145,9 @@ def main():
         "torch_version": torch.__version__,
         "torch_git_version": getattr(torch.version, "git_version", ""),
         "python": sys.version.split()[0],
+        "dtype_names": ALL_DTYPES,
+        "device_types": list(DEVICE_TYPES),
+        "op_flags": list(OP_FLAGS),
         "dtype_aliases": aliases,
         "dtype_helpers": helpers,
         "all_dtypes": [dtype_name(d) for d in common_dtype.get_all_dtypes()],

@@ -1,33 +1,69 @@
 #include "analyzers/python/source_hash.h"
 
+#include <cctype>
+
 #include "analyzers/python/content_hash.h"
 
 namespace testmap::python {
+namespace {
+
+bool IsWord(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+}
+
+}  // namespace
+
+// A single lexical pass rather than a walk over the tree's leaves: the
+// scan hashes every test, and this keeps it a small share of parsing.
+std::string NormalizeSource(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending_space = false;
+  for (size_t i = 0; i < s.size();) {
+    char c = s[i];
+    if (c == '#') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        (c == '\\' && i + 1 < s.size() && (s[i + 1] == '\n' || s[i + 1] == '\r'))) {
+      pending_space = true;
+      ++i;
+      continue;
+    }
+    if (pending_space && !out.empty() && IsWord(out.back()) && IsWord(c)) out += ' ';
+    pending_space = false;
+    if (c == '\'' || c == '"') {
+      // A string literal (its prefix letters were already copied as a word):
+      // copied verbatim, escapes included, up to the matching quote.
+      bool triple = i + 2 < s.size() && s[i + 1] == c && s[i + 2] == c;
+      size_t q = triple ? 3 : 1;
+      out.append(s.substr(i, q));
+      i += q;
+      while (i < s.size()) {
+        if (s[i] == '\\' && i + 1 < s.size()) {
+          out.append(s.substr(i, 2));
+          i += 2;
+        } else if (s[i] == c && (!triple || (i + 2 < s.size() && s[i + 1] == c && s[i + 2] == c))) {
+          out.append(s.substr(i, q));
+          i += q;
+          break;
+        } else if (!triple && s[i] == '\n') {
+          break;  // unterminated; the parser reports it
+        } else {
+          out += s[i++];
+        }
+      }
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
 
 std::string NormalizedSourceHash(const ParsedModule& module, TSNode node) {
-  ContentHasher hasher;
-  TSTreeCursor cursor = ts_tree_cursor_new(node);
-  // Pre-order walk over leaves; a separator keeps `a b` apart from `ab`.
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    bool is_comment = Is(n, "comment");
-    if (!is_comment && ts_node_child_count(n) == 0) {
-      hasher.Update(module.Text(n));
-      hasher.Update("\x1f");
-    }
-    // Strings keep their inner whitespace: string_content is a leaf whose
-    // text includes it, so formatting outside strings is all that is lost.
-    if (!is_comment && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return HexDigest(hasher.Digest());
-      }
-    }
-  }
+  return HexDigest(ContentHash(NormalizeSource(module.Text(node))));
 }
 
 }  // namespace testmap::python

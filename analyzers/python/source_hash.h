@@ -1,15 +1,21 @@
 // A fingerprint of a test's source that ignores comments and formatting:
-// the sequence of tokens of its decorators and body. Two versions of a test
-// hash alike exactly when they differ only in comments or whitespace.
+// its decorators and body with comments removed and whitespace dropped
+// (one space kept between two word characters), string literals verbatim.
+// Two versions of a test hash alike exactly when they differ only in
+// comments, indentation, blank lines or line breaks.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "analyzers/python/python_parser.h"
 
 namespace testmap::python {
 
-// Hex digest (32 digits) of the non-comment leaf tokens under `node`.
+// Hex digest (32 digits) of the normalized text of `node`.
 std::string NormalizedSourceHash(const ParsedModule& module, TSNode node);
+
+// The normalized text itself (exposed for tests).
+std::string NormalizeSource(std::string_view source);
 
 }  // namespace testmap::python

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace testmap::python {
 namespace {
 
-constexpr const char* kFormat = "testmap-torch-snapshot/1";
+constexpr const char* kFormat = "testmap-torch-snapshot/2";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -60,9 +60,21 @@ std::string RunCapture(const std::vector<std::string>& argv) {
   return out;
 }
 
-void ReadDtypeTable(const nlohmann::json& j, std::map<std::string, std::vector<std::string>>& out) {
-  for (auto& [k, v] : j.items()) out[k] = v.get<std::vector<std::string>>();
-}
+// Dtype sets are bitmasks over `names`, one per device type.
+struct DtypeDecoder {
+  std::vector<std::string> names, devices;
+  std::vector<std::string> Decode(uint64_t mask) const {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < names.size() && i < 64; ++i)
+      if (mask & (uint64_t{1} << i)) out.push_back(names[i]);
+    return out;
+  }
+  void Table(const nlohmann::json& masks,
+             std::map<std::string, std::vector<std::string>>& out) const {
+    for (size_t i = 0; i < devices.size() && i < masks.size(); ++i)
+      out[devices[i]] = Decode(masks[i].get<uint64_t>());
+  }
+};
 
 }  // namespace
 
@@ -96,8 +108,11 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     s.content_hash = HexDigest(ContentHash(text));
     s.torch_version = j.at("torch_version");
     s.torch_git_version = j.value("torch_git_version", "");
+    DtypeDecoder dec{j.at("dtype_names").get<std::vector<std::string>>(),
+                     j.at("device_types").get<std::vector<std::string>>()};
     s.dtype_aliases = j.at("dtype_aliases").get<std::map<std::string, std::string>>();
-    ReadDtypeTable(j.at("dtype_helpers"), s.dtype_helpers);
+    for (auto& [k, v] : j.at("dtype_helpers").items())
+      s.dtype_helpers[k] = v.get<std::vector<std::string>>();
     s.all_dtypes = j.at("all_dtypes").get<std::vector<std::string>>();
     s.any_dtype_order = j.at("any_dtype_order").get<std::vector<std::string>>();
     for (const auto& o : j.at("ops")) {
@@ -106,12 +121,12 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       e.variant_test_name = o.at("variant_test_name");
       e.formatted_name = o.at("formatted_name");
       if (o.at("aten_name").is_string()) e.aten_name = o.at("aten_name");
-      ReadDtypeTable(o.at("dtypes"), e.dtypes);
-      ReadDtypeTable(o.at("backward_dtypes"), e.backward_dtypes);
-      e.dtypes_default = o.at("dtypes_default").get<std::vector<std::string>>();
-      e.dtypes_if_cuda = o.at("dtypes_if_cuda").get<std::vector<std::string>>();
-      for (auto& [k, v] : o.items())
-        if (v.is_boolean()) e.flags[k] = v.get<bool>();
+      dec.Table(o.at("dtypes"), e.dtypes);
+      dec.Table(o.at("backward_dtypes"), e.backward_dtypes);
+      e.dtypes_default = dec.Decode(o.at("dtypes_default").get<uint64_t>());
+      e.dtypes_if_cuda = dec.Decode(o.at("dtypes_if_cuda").get<uint64_t>());
+      for (const auto& flag : j.at("op_flags")) e.flags[flag.get<std::string>()] = false;
+      for (const auto& flag : o.at("flags")) e.flags[flag.get<std::string>()] = true;
       s.ops.push_back(std::move(e));
     }
     s.op_lists = j.at("op_lists").get<std::map<std::string, std::vector<int>>>();
@@ -121,7 +136,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       m.formatted_name = o.at("formatted_name");
       m.module_cls = o.value("module_cls", "");
       m.train_and_eval_differ = o.at("train_and_eval_differ");
-      ReadDtypeTable(o.at("dtypes"), m.dtypes);
+      dec.Table(o.at("dtypes"), m.dtypes);
       s.modules.push_back(std::move(m));
     }
     s.module_lists = j.at("module_lists").get<std::map<std::string, std::vector<int>>>();

@@ -23,7 +23,7 @@ namespace {
 
 // Bump when a change to the analysis changes any result: it invalidates
 // every cached entry.
-constexpr const char* kScannerVersion = "scan-7";
+constexpr const char* kScannerVersion = "scan-8";
 
 bool IsTestFileName(const std::string& name) {
   auto ends = [&](const char* s) {
