@@ -48,7 +48,9 @@ if [ ! -f deps/node_modules/tree-sitter-python/src/parser.c ] ||
   echo "$lock_stamp" > deps/node_modules/.testmap-stamp
 fi
 
-# 4. Configure and build (ccache keeps rebuilds cheap).
+# 4. Configure and build (ccache keeps rebuilds cheap, also across clones:
+#    paths under the checkout hash as relative ones).
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 if [ ! -f build/build.ninja ]; then
   say "configuring build/"
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
