@@ -1,0 +1,150 @@
+// Bad input: truncated and corrupt trace lines, a trace from a newer format
+// version, an index from a newer schema, a directory that is not an index.
+// Each gets a clear message (file and line where there is one), a non-zero
+// exit, and leaves the index exactly as it was.
+#include <gtest/gtest.h>
+
+#include "indexer/index/index_store.h"
+#include "tests/indexer/index/index_test_support.h"
+
+namespace testmap::testing {
+namespace {
+
+class BadInputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ScratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    index_ = dir_ + "/index";
+    ASSERT_EQ(Testmap({"ingest", "--index", index_, SuiteEvidence().scan}).rc, 0);
+    before_ = Dump();
+    trace_lines_ = Lines(Slurp(SuiteEvidence().trace));
+  }
+  std::string Dump() { return Testmap({"index", "dump", "--index", index_}).out; }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string Join(size_t from, size_t to) {
+    std::string text;
+    for (size_t i = from; i < to && i < trace_lines_.size(); ++i) text += trace_lines_[i] + "\n";
+    return text;
+  }
+  // Ingesting `path` must fail with `message` and leave the index alone.
+  void ExpectRefused(const std::string& path, const std::string& message) {
+    auto r = Testmap({"ingest", "--index", index_, SuiteEvidence().trace, path});
+    EXPECT_NE(r.rc, 0);
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(Dump(), before_) << "a refused ingest changed the index";
+  }
+  std::string dir_, index_, before_;
+  std::vector<std::string> trace_lines_;
+};
+
+TEST_F(BadInputTest, TruncatedLastLineNamesFileAndLine) {
+  std::string text = Join(0, 6);
+  text += trace_lines_[6].substr(0, trace_lines_[6].size() / 2);  // no newline: cut short
+  std::string path = Write("trace-cut.jsonl", text);
+  ExpectRefused(path, path + ":7: truncated record");
+}
+
+TEST_F(BadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
+  std::string text =
+      Join(0, 4) + "{\"type\":\"test\",\"nodeid\":\"x\",\"ops\":[{\"op\":\n" + Join(4, 10);
+  std::string path = Write("trace-corrupt.jsonl", text);
+  ExpectRefused(path, path + ":5: corrupt record, not JSON");
+}
+
+TEST_F(BadInputTest, NewerTraceFormatIsRefused) {
+  std::string run = trace_lines_[0];
+  size_t at = run.find("\"version\":1");
+  ASSERT_NE(at, std::string::npos);
+  run.replace(at, 11, "\"version\":2");
+  std::string path = Write("trace-v2.jsonl", run + "\n" + Join(1, 5));
+  ExpectRefused(path, path + ":1: trace format version 2 is newer than this testmap reads");
+}
+
+TEST_F(BadInputTest, DamagedRecordsAreRefused) {
+  ExpectRefused(Write("trace-type.jsonl", Join(0, 1) + "{\"type\":\"mystery\"}\n"),
+                ":2: unknown record type `mystery`");
+  ExpectRefused(Write("trace-norun.jsonl", Join(1, 3)),
+                ":1: `begin` record before the shard's `run` record");
+  ExpectRefused(Write("trace-op.jsonl",
+                      Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
+                                   "\"passed\",\"duration\":1,\"ops\":[{\"op\":\"not an op\"}]}\n"),
+                ":2: `not an op` is not an operator name");
+  ExpectRefused(
+      Write("trace-dur.jsonl", Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
+                                            "\"passed\",\"duration\":-3,\"ops\":[]}\n"),
+      ":2: `duration` is not a non-negative number");
+  ExpectRefused(Write("junit.xml", "<testsuites/>\n"),
+                "junit.xml:1: neither a testmap trace shard");
+  ExpectRefused(dir_ + "/missing.jsonl", "missing.jsonl: no such file or directory");
+}
+
+TEST_F(BadInputTest, BadInputNeverCreatesAnIndex) {
+  std::string path = Write("trace-cut.jsonl", Join(0, 3) + "{\"type\":");
+  std::string fresh = dir_ + "/fresh";
+  auto r = Testmap({"ingest", "--index", fresh, path});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_FALSE(fs::exists(fresh));
+}
+
+TEST_F(BadInputTest, IndexFromANewerSchemaIsRefused) {
+  {
+    // Written through the store itself, as a future testmap would.
+    auto store = indexer::IndexStore::Open(index_, indexer::OpenMode::kWrite);
+    indexer::IndexBatch batch;
+    batch.Put(indexer::Cf::kDefault, indexer::kSchemaVersionKey, "2");
+    store->Commit(batch);
+  }
+  for (std::vector<std::string> args : {std::vector<std::string>{"query", "--op", "add"},
+                                        {"ingest", SuiteEvidence().trace},
+                                        {"index", "verify"},
+                                        {"stats"}}) {
+    args.insert(args.begin() + (args[0] == "index" ? 2 : 1), {"--index", index_});
+    auto r = Testmap(args);
+    EXPECT_NE(r.rc, 0) << args[0];
+    EXPECT_NE(r.err.find("index schema version 2 is newer than this testmap (schema 1)"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+TEST_F(BadInputTest, DirectoryThatIsNotAnIndex) {
+  std::string other = dir_ + "/not-an-index";
+  fs::create_directories(other);
+  Write("not-an-index/notes.txt", "hello\n");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"query", "--op", "add", "--index", other},
+        {"ingest", SuiteEvidence().trace, "--index", other},
+        {"show", "x", "--index", other}}) {
+    auto r = Testmap(args);
+    EXPECT_NE(r.rc, 0);
+    EXPECT_NE(r.err.find(other + " is not a testmap index"), std::string::npos) << r.err;
+  }
+  // Untouched: still just the one file.
+  EXPECT_EQ(std::distance(fs::directory_iterator(other), fs::directory_iterator()), 1);
+  auto r = Testmap({"query", "--op", "add", "--index", dir_ + "/nowhere"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("no testmap index at"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInputTest, UnknownDtypeListsTorchNames) {
+  ASSERT_EQ(Testmap({"ingest", "--index", index_, SuiteEvidence().trace}).rc, 0);
+  auto r = Testmap({"query", "--index", index_, "--op", "add", "--dtype", "float33"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("unknown dtype `float33`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bfloat16"), std::string::npos);
+  // Other spellings of a dtype are fine.
+  auto a = Testmap(
+      {"query", "--index", index_, "--op", "add", "--dtype", "bf16", "--format", "nodeids"});
+  auto b = Testmap(
+      {"query", "--index", index_, "--op", "add", "--dtype", "BFloat16", "--format", "nodeids"});
+  EXPECT_EQ(a.rc, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_FALSE(a.out.empty());
+}
+
+}  // namespace
+}  // namespace testmap::testing
