@@ -15,12 +15,17 @@ apt_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3
   llvm-dev libclang-dev clang
-  jq hyperfine nodejs npm python3-venv
+  jq hyperfine
 )
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# Node.js/npm and Python may come from elsewhere than Debian (nodesource,
+# pyenv): what matters is that the commands work.
+command -v npm >/dev/null || missing+=(nodejs npm)
+python=${PYTHON:-python3}
+"$python" -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
@@ -29,7 +34,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. Python: a venv with pinned torch and test machinery.
-python=${PYTHON:-python3}
 req_stamp=$(sha256sum deps/requirements.txt | cut -c1-16)
 if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.testmap-stamp 2>/dev/null)" != "$req_stamp" ]; then
   say "installing Python packages into .venv"
