@@ -9,7 +9,11 @@ int main(int argc, char** argv) {
       "testmap maps PyTorch's tests to the operators, dtypes and devices they "
       "exercise.\n\n"
       "Typical flow:\n"
-      "  testmap scan test/                 enumerate pytest ids statically\n"
+      "  testmap scan test/ --format jsonl > scan.jsonl     pytest ids, statically\n"
+      "  testmap trace --out traces -- pytest test/         what each test dispatched\n"
+      "  testmap ingest scan.jsonl traces/*.jsonl           into the index (.testmap/)\n"
+      "  testmap query --op _scaled_mm                      which tests run an operator\n"
+      "  testmap plan junit/*.xml --max-minutes 30          CI splits from real timings\n"
       "\n"
       "Every command prints a human table by default; --format json/jsonl is "
       "for machines.",
