@@ -104,6 +104,46 @@ bool PythonEquals(const Value& a, const Value& b, bool* known) {
   }
 }
 
+bool Compare(const std::string& op, const Value& left, const Value& right, bool* known) {
+  *known = true;
+  bool result = false;
+  if (op == "==" || op == "!=" || op == "is" || op == "is not") {
+    result = PythonEquals(left, right, known);
+    return op == "!=" || op == "is not" ? !result : result;
+  }
+  if (op == "in" || op == "not in") {
+    if (right.kind == Value::Kind::kStr && left.kind == Value::Kind::kStr) {
+      result = right.text.find(left.text) != std::string::npos;
+    } else if (right.kind == Value::Kind::kList) {
+      for (const auto& item : right.items) {
+        bool k;
+        if (PythonEquals(left, item, &k)) {
+          result = true;
+          break;
+        }
+        if (!k) *known = false;
+      }
+      if (result) *known = true;
+    } else {
+      *known = false;
+    }
+    return op == "not in" ? !result : result;
+  }
+  auto number = [](const Value& v) {
+    return v.kind == Value::Kind::kInt || v.kind == Value::Kind::kFloat;
+  };
+  if (number(left) && number(right)) {
+    double x = left.kind == Value::Kind::kInt ? left.i : left.f;
+    double y = right.kind == Value::Kind::kInt ? right.i : right.f;
+    if (op == "<") return x < y;
+    if (op == "<=") return x <= y;
+    if (op == ">") return x > y;
+    if (op == ">=") return x >= y;
+  }
+  *known = false;
+  return false;
+}
+
 Evaluator::Evaluator(const ParsedModule& module, const ModuleModel& model, SnapshotSource snapshot)
     : module_(module), model_(model), snapshot_source_(std::move(snapshot)) {}
 
@@ -521,30 +561,12 @@ Value Evaluator::Run(const Compiled& c, const Value& item) {
     }
     case K::kCompare: {
       Value left = Run(c.kids[0], item);
-      const Value& right = c.kids[1].kind == K::kConst ? c.kids[1].constant : Run(c.kids[1], item);
-      bool known = true, result = false;
-      if (c.text == "==" || c.text == "!=" || c.text == "is" || c.text == "is not") {
-        result = PythonEquals(left, right, &known) != (c.text == "!=" || c.text == "is not");
-      } else if (c.text == "in" || c.text == "not in") {
-        if (right.kind == Value::Kind::kStr && left.kind == Value::Kind::kStr) {
-          result = right.text.find(left.text) != std::string::npos;
-        } else if (right.kind == Value::Kind::kList) {
-          for (const auto& x : right.items) {
-            bool k;
-            if (PythonEquals(left, x, &k)) {
-              result = true;
-              break;
-            }
-            if (!k) known = false;
-          }
-          if (result) known = true;
-        } else {
-          known = false;
-        }
-        if (c.text == "not in") result = !result;
-      } else {
-        known = false;
-      }
+      // A constant operand (the usual tuple of names) is used in place, not copied.
+      Value computed;
+      const Value* right = &c.kids[1].constant;
+      if (c.kids[1].kind != K::kConst) right = &(computed = Run(c.kids[1], item));
+      bool known;
+      bool result = Compare(c.text, left, *right, &known);
       return known ? Value::Bool(result) : Value::Unknown(c.text);
     }
   }
@@ -923,40 +945,8 @@ Value Evaluator::EvalComparison(TSNode n, const Locals* locals) {
   Value left = Eval(operands[0], locals);
   for (size_t i = 0; i < merged.size(); ++i) {
     Value right = Eval(operands[i + 1], locals);
-    const std::string& op = merged[i];
-    bool known = true, result = false;
-    if (op == "==" || op == "!=" || op == "is" || op == "is not") {
-      result = PythonEquals(left, right, &known);
-      if (op == "!=" || op == "is not") result = !result;
-    } else if (op == "in" || op == "not in") {
-      if (right.kind == Value::Kind::kStr && left.kind == Value::Kind::kStr) {
-        result = right.text.find(left.text) != std::string::npos;
-      } else if (right.kind == Value::Kind::kList) {
-        for (const auto& item : right.items) {
-          bool k;
-          if (PythonEquals(left, item, &k)) {
-            result = true;
-            break;
-          }
-          if (!k) known = false;
-        }
-        if (result) known = true;
-      } else {
-        known = false;
-      }
-      if (op == "not in") result = !result;
-    } else if ((left.kind == Value::Kind::kInt || left.kind == Value::Kind::kFloat) &&
-               (right.kind == Value::Kind::kInt || right.kind == Value::Kind::kFloat)) {
-      double x = left.kind == Value::Kind::kInt ? left.i : left.f;
-      double y = right.kind == Value::Kind::kInt ? right.i : right.f;
-      result = op == "<"    ? x < y
-               : op == "<=" ? x <= y
-               : op == ">"  ? x > y
-               : op == ">=" ? x >= y
-                            : false;
-    } else {
-      known = false;
-    }
+    bool known;
+    bool result = Compare(merged[i], left, right, &known);
     if (!known) return Value::Unknown(Text(n));
     if (!result) return Value::Bool(false);
     left = std::move(right);

@@ -89,4 +89,7 @@ class Evaluator {
 // Python equality of two known values (lists compared item by item).
 bool PythonEquals(const Value& a, const Value& b, bool* known);
 
+// `left OP right` for OP in ==, !=, is, is not, in, not in, <, <=, >, >=.
+bool Compare(const std::string& op, const Value& left, const Value& right, bool* known);
+
 }  // namespace testmap::python

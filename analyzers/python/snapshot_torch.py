@@ -101,29 +101,24 @@ def named_lists(module, item_type):
     return out
 
 
-def main():
-    ops, op_index = [], {}
-    op_lists = {}
-    for name, values in sorted(named_lists(cmi, OpInfo).items()):
+def index_lists(lists, record):
+    """Each distinct item once, and every named list as indices into them."""
+    items, index, named = [], {}, {}
+    for name, values in sorted(lists.items()):
         idx = []
-        for op in values:
-            if id(op) not in op_index:
-                op_index[id(op)] = len(ops)
-                ops.append(op_record(op))
-            idx.append(op_index[id(op)])
-        op_lists[name] = idx
+        for v in values:
+            if id(v) not in index:
+                index[id(v)] = len(items)
+                items.append(record(v))
+            idx.append(index[id(v)])
+        named[name] = idx
+    return items, named
 
-    modules, mod_index = [], {}
-    module_lists = {}
-    for name, values in sorted(
-            named_lists(common_modules, common_modules.ModuleInfo).items()):
-        idx = []
-        for m in values:
-            if id(m) not in mod_index:
-                mod_index[id(m)] = len(modules)
-                modules.append(module_record(m))
-            idx.append(mod_index[id(m)])
-        module_lists[name] = idx
+
+def main():
+    ops, op_lists = index_lists(named_lists(cmi, OpInfo), op_record)
+    modules, module_lists = index_lists(
+        named_lists(common_modules, common_modules.ModuleInfo), module_record)
 
     # Zero-argument dtype helpers: their values. The `*_and(*dtypes)` helpers
     # are the same base list plus their arguments; the scanner derives them.

@@ -254,6 +254,17 @@ class Expander {
             text[0] == '\'' || text[0] == '-' || std::isupper(static_cast<unsigned char>(text[0])));
   }
 
+  // `allowed_dtypes=` of @ops/@modules: None means no restriction.
+  bool AllowedDtypes(const Value& v, int line, std::set<std::string>* allowed, bool* have) {
+    *have = v.kind != Value::Kind::kNone;
+    if (!*have) return true;
+    bool ok;
+    auto names = DtypeNames(v, &ok);
+    if (!ok) Problem(line, "cannot evaluate allowed_dtypes `" + v.text + "`");
+    allowed->insert(names.begin(), names.end());
+    return ok;
+  }
+
   Instances Ops(TSNode d) {
     int line = ParsedModule::FirstLine(d);
     if (ctx_.device_type.empty()) {
@@ -275,19 +286,12 @@ class Expander {
     Value policy = Value::Unknown("OpDTypes.supported");
     policy.kind = Value::Kind::kEnum;
     if (auto it = args.keyword.find("dtypes"); it != args.keyword.end()) policy = it->second;
+    auto found = args.keyword.find("allowed_dtypes");
     std::set<std::string> allowed;
     bool have_allowed = false;
-    if (auto it = args.keyword.find("allowed_dtypes");
-        it != args.keyword.end() && it->second.kind != Value::Kind::kNone) {
-      bool ok;
-      auto names = DtypeNames(it->second, &ok);
-      if (!ok) {
-        Problem(line, "cannot evaluate allowed_dtypes `" + it->second.text + "`");
-        return {};
-      }
-      allowed.insert(names.begin(), names.end());
-      have_allowed = true;
-    }
+    if (!AllowedDtypes(found == args.keyword.end() ? Value::None() : found->second, line, &allowed,
+                       &have_allowed))
+      return {};
     Instances out;
     for (const auto& opv : list.items) {
       if (opv.kind != Value::Kind::kOpInfo) {
@@ -380,16 +384,8 @@ class Expander {
     if (auto it = args.keyword.find("allowed_dtypes"); it != args.keyword.end())
       allowed_v = it->second;
     std::set<std::string> allowed;
-    bool have_allowed = allowed_v.kind != Value::Kind::kNone;
-    if (have_allowed) {
-      bool ok;
-      auto names = DtypeNames(allowed_v, &ok);
-      if (!ok) {
-        Problem(line, "cannot evaluate allowed_dtypes `" + allowed_v.text + "`");
-        return {};
-      }
-      allowed.insert(names.begin(), names.end());
-    }
+    bool have_allowed = false;
+    if (!AllowedDtypes(allowed_v, line, &allowed, &have_allowed)) return {};
     std::string mode = "TrainEvalMode.train_and_eval";
     if (auto it = args.keyword.find("train_eval_mode"); it != args.keyword.end()) {
       if (it->second.kind != Value::Kind::kEnum) {
