@@ -13,7 +13,7 @@ apt_packages=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
   librocksdb-dev libcli11-dev libtree-sitter-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3
+  nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
   llvm-dev libclang-dev clang
   jq hyperfine
 )

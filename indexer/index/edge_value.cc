@@ -9,17 +9,24 @@
 namespace testmap::indexer {
 
 std::string EncodeEdge(std::vector<EdgeTuple> tuples) {
-  std::sort(tuples.begin(), tuples.end(), [](const EdgeTuple& a, const EdgeTuple& b) {
-    return std::tie(a.evidence, a.device, a.dtypes) < std::tie(b.evidence, b.device, b.dtypes);
+  std::vector<const EdgeTuple*> ptrs;
+  for (const auto& t : tuples) ptrs.push_back(&t);
+  return EncodeEdge(std::move(ptrs));
+}
+
+std::string EncodeEdge(std::vector<const EdgeTuple*> tuples) {
+  auto same = [](const EdgeTuple* a, const EdgeTuple* b) {
+    return a->evidence == b->evidence && a->device == b->device && a->dtypes == b->dtypes;
+  };
+  std::sort(tuples.begin(), tuples.end(), [](const EdgeTuple* a, const EdgeTuple* b) {
+    return std::tie(a->evidence, a->device, a->dtypes) <
+           std::tie(b->evidence, b->device, b->dtypes);
   });
   std::string out;
   for (size_t i = 0; i < tuples.size(); ++i) {
-    uint64_t count = tuples[i].count;
-    while (i + 1 < tuples.size() && tuples[i + 1].evidence == tuples[i].evidence &&
-           tuples[i + 1].device == tuples[i].device && tuples[i + 1].dtypes == tuples[i].dtypes) {
-      count += tuples[++i].count;
-    }
-    const EdgeTuple& t = tuples[i];
+    uint64_t count = tuples[i]->count;
+    while (i + 1 < tuples.size() && same(tuples[i + 1], tuples[i])) count += tuples[++i]->count;
+    const EdgeTuple& t = *tuples[i];
     if (!out.empty()) out.push_back('\n');
     out += t.evidence;
     out.push_back('\t');

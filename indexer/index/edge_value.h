@@ -30,6 +30,8 @@ struct EdgeTuple {
 // Sorted, duplicates merged (counts added): the same observations always
 // encode to the same bytes, which makes ingestion idempotent.
 std::string EncodeEdge(std::vector<EdgeTuple> tuples);
+// The same, without copying the tuples (ingestion encodes millions).
+std::string EncodeEdge(std::vector<const EdgeTuple*> tuples);
 // Throws IndexError on a malformed value (index verify reports it).
 std::vector<EdgeTuple> DecodeEdge(std::string_view value);
 

@@ -59,7 +59,7 @@ class IndexStore {
   // in a single IngestExternalFiles call (one MANIFEST record), so a crash
   // at any point leaves the index with all of it or none of it. Keys that
   // already hold the same value change nothing. kWrite only.
-  virtual void Commit(IndexBatch& batch) = 0;
+  virtual void Commit(const IndexBatch& batch) = 0;
 };
 
 }  // namespace testmap::indexer

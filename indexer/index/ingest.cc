@@ -1,8 +1,14 @@
 #include "indexer/index/ingest.h"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "indexer/index/index_error.h"
@@ -13,25 +19,38 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void ReadOne(const std::string& path, IngestInputs& inputs) {
-  std::string text;
+// One input file, read and parsed.
+struct ParsedFile {
+  std::optional<TraceInput> trace;
+  std::optional<std::vector<ScannedTest>> scan;
+  std::exception_ptr error;
+};
+
+ParsedFile ReadOne(const std::string& path) {
+  ParsedFile out;
   try {
-    text = ReadFileText(path);
-  } catch (const std::exception& e) {
-    throw IndexError(path, 0, std::string("cannot read: ") + e.what());
+    std::string text;
+    try {
+      text = ReadFileText(path);
+    } catch (const std::exception& e) {
+      throw IndexError(path, 0, std::string("cannot read: ") + e.what());
+    }
+    if (LooksLikeTrace(text)) {
+      out.trace = ParseTrace(text, path);
+    } else if (LooksLikeScan(text)) {
+      out.scan = ParseScan(text, path);
+    } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      throw IndexError(path, 0, "empty file: neither a trace shard nor scan output");
+    } else {
+      throw IndexError(
+          path, 1,
+          "neither a testmap trace shard (first line a `run` record) nor `testmap scan "
+          "--format jsonl` output");
+    }
+  } catch (...) {
+    out.error = std::current_exception();
   }
-  inputs.files.push_back(path);
-  if (LooksLikeTrace(text)) {
-    inputs.traces.push_back(ParseTrace(text, path));
-  } else if (LooksLikeScan(text)) {
-    inputs.scans.push_back(ParseScan(text, path));
-  } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    throw IndexError(path, 0, "empty file: neither a trace shard nor scan output");
-  } else {
-    throw IndexError(path, 1,
-                     "neither a testmap trace shard (first line a `run` record) nor `testmap scan "
-                     "--format jsonl` output");
-  }
+  return out;
 }
 
 // A test only traced, never scanned: what its node id alone says.
@@ -63,20 +82,127 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
       }
       if (shards.empty()) throw IndexError(path, 0, "directory without trace-*.jsonl shards");
       std::sort(shards.begin(), shards.end());
-      for (const auto& s : shards) ReadOne(s, inputs);
+      inputs.files.insert(inputs.files.end(), shards.begin(), shards.end());
     } else if (!fs::exists(path, ec)) {
       throw IndexError(path, 0, "no such file or directory");
     } else {
-      ReadOne(path, inputs);
+      inputs.files.push_back(path);
     }
+  }
+  // Files parse independently: one worker per core, results kept in input
+  // order, and the first bad file (in input order) is the error reported.
+  std::vector<ParsedFile> parsed(inputs.files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < parsed.size();) parsed[i] = ReadOne(inputs.files[i]);
+  };
+  size_t workers =
+      std::min<size_t>(parsed.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  for (auto& p : parsed) {
+    if (p.error) std::rethrow_exception(p.error);
+    if (p.trace) inputs.traces.push_back(std::move(*p.trace));
+    if (p.scan) inputs.scans.push_back(std::move(*p.scan));
   }
   return inputs;
 }
+
+namespace {
+
+struct ViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// Distinct strings and their ranks in byte order. Edge keys are ordered by
+// their fields (PACKET\0OVERLOAD, NODEID, RUN), and comparing field ranks
+// is much cheaper than comparing keys whose first 60 bytes agree: this is
+// what keeps the sort of millions of edges from dominating ingestion.
+class Ranks {
+ public:
+  uint32_t Id(std::string_view s) {
+    auto it = ids_.find(s);
+    if (it != ids_.end()) return it->second;
+    it = ids_.emplace(std::string(s), static_cast<uint32_t>(names_.size())).first;
+    names_.push_back(&it->first);
+    return it->second;
+  }
+  const std::string& Name(uint32_t id) const { return *names_[id]; }
+  // rank[id]: the position of Name(id) in byte order.
+  std::vector<uint32_t> Compute() const {
+    std::vector<uint32_t> order(names_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return *names_[a] < *names_[b]; });
+    std::vector<uint32_t> rank(order.size());
+    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+    return rank;
+  }
+
+ private:
+  std::unordered_map<std::string, uint32_t, ViewHash, std::equal_to<>> ids_;
+  std::vector<const std::string*> names_;
+};
+
+struct EdgeRow {
+  uint32_t op, test, run;  // ids in their Ranks
+  uint32_t seq;            // input order: the last of duplicates wins
+  std::string_view value;  // encoded, in the batch's arena
+};
+
+// Produces both edge directions in key order, duplicates (same op, test
+// and run) resolved to the last one seen. Each direction sorts its own copy
+// of the rows by field ranks, on the commit's thread for that column family.
+struct EdgeEmitter {
+  std::vector<EdgeRow> rows;
+  Ranks ops, tests, runs;
+  std::vector<uint32_t> op_rank, test_rank, run_rank;
+
+  void Produce(bool by_op, const IndexBatch::Sink& sink) const {
+    auto key_of = [&](const EdgeRow& r) {
+      return by_op ? std::make_tuple(op_rank[r.op], test_rank[r.test], run_rank[r.run])
+                   : std::make_tuple(test_rank[r.test], op_rank[r.op], run_rank[r.run]);
+    };
+    std::vector<EdgeRow> sorted = rows;
+    std::sort(sorted.begin(), sorted.end(), [&](const EdgeRow& a, const EdgeRow& b) {
+      return std::make_pair(key_of(a), a.seq) < std::make_pair(key_of(b), b.seq);
+    });
+    std::string key;
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      if (i + 1 < sorted.size() && key_of(sorted[i + 1]) == key_of(sorted[i])) continue;
+      const EdgeRow& r = sorted[i];
+      const std::string& first = by_op ? ops.Name(r.op) : tests.Name(r.test);
+      const std::string& second = by_op ? tests.Name(r.test) : ops.Name(r.op);
+      key.assign(first);  // ops are stored as PACKET\0OVERLOAD
+      key.push_back('\0');
+      key += second;
+      key.push_back('\0');
+      key += runs.Name(r.run);
+      sink(key, r.value);
+    }
+  }
+};
+
+}  // namespace
 
 IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
   IngestSummary summary;
   summary.files = inputs.files.size();
   IndexBatch batch;
+  EdgeEmitter edges;
+  std::string op_key;
+  auto add_edge = [&](std::string_view packet, std::string_view overload, std::string_view nodeid,
+                      std::string_view run, const std::string& value) {
+    op_key.assign(packet);
+    op_key.push_back('\0');
+    op_key.append(overload);
+    edges.rows.push_back({edges.ops.Id(op_key), edges.tests.Id(nodeid), edges.runs.Id(run),
+                          static_cast<uint32_t>(edges.rows.size()), batch.Store(value)});
+    ++summary.edges;
+  };
   std::unordered_set<std::string> scanned;
   for (const auto& scan : inputs.scans) {
     for (const auto& t : scan) {
@@ -85,17 +211,14 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       batch.Put(Cf::kTests, t.nodeid, t.record_json);
       if (!t.generic_id.empty()) batch.Put(Cf::kGeneric, JoinKey({t.generic_id, t.nodeid}), "");
       if (!t.static_packet.empty()) {
-        std::string value = EncodeEdge({t.static_tuple});
-        batch.Put(Cf::kOpTests, JoinKey({t.static_packet, kStaticOverload, t.nodeid, kStaticRunId}),
-                  value);
-        batch.Put(Cf::kTestOps, JoinKey({t.nodeid, t.static_packet, kStaticOverload, kStaticRunId}),
-                  value);
-        ++summary.edges;
+        add_edge(t.static_packet, kStaticOverload, t.nodeid, kStaticRunId,
+                 EncodeEdge({t.static_tuple}));
         ++summary.observations;
       }
     }
   }
   std::unordered_set<std::string> minimal_done;
+  std::vector<const EdgeTuple*> tuples;
   for (const auto& trace : inputs.traces) {
     for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);
     summary.runs += trace.runs.size();
@@ -108,18 +231,38 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
           batch.Put(Cf::kTests, t.nodeid, MinimalTestRecord(t.nodeid));
       }
       // One edge per operator overload: all its (evidence, device, dtypes).
-      std::map<std::pair<std::string_view, std::string_view>, std::vector<EdgeTuple>> edges;
-      for (const auto& op : t.ops) edges[{op.packet, op.overload}].push_back(op.tuple);
-      for (auto& [op, tuples] : edges) {
+      std::vector<size_t> order(t.ops.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return std::tie(t.ops[a].packet, t.ops[a].overload) <
+               std::tie(t.ops[b].packet, t.ops[b].overload);
+      });
+      for (size_t i = 0; i < order.size();) {
+        const TracedOp& first = t.ops[order[i]];
+        tuples.clear();
+        size_t j = i;
+        for (; j < order.size() && t.ops[order[j]].packet == first.packet &&
+               t.ops[order[j]].overload == first.overload;
+             ++j) {
+          tuples.push_back(&t.ops[order[j]].tuple);
+        }
         summary.observations += tuples.size();
-        std::string value = EncodeEdge(std::move(tuples));
-        batch.Put(Cf::kOpTests, JoinKey({op.first, op.second, t.nodeid, t.run_id}), value);
-        batch.Put(Cf::kTestOps, JoinKey({t.nodeid, op.first, op.second, t.run_id}),
-                  std::move(value));
-        ++summary.edges;
+        add_edge(first.packet, first.overload, t.nodeid, t.run_id, EncodeEdge(tuples));
+        i = j;
       }
     }
   }
+  edges.op_rank = edges.ops.Compute();
+  edges.test_rank = edges.tests.Compute();
+  edges.run_rank = edges.runs.Compute();
+  if (!edges.rows.empty()) {
+    batch.SetProducer(Cf::kOpTests,
+                      [&](const IndexBatch::Sink& sink) { edges.Produce(true, sink); });
+    batch.SetProducer(Cf::kTestOps,
+                      [&](const IndexBatch::Sink& sink) { edges.Produce(false, sink); });
+  }
+  // Duplicates collapse in the producers; this counts them as rows.
+  batch.AddProducedCount(2 * edges.rows.size());
   summary.keys = batch.size();
   store.Commit(batch);
   return summary;

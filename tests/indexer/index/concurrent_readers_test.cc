@@ -62,7 +62,11 @@ TEST(ConcurrentReadersTest, QueriesNeverFailOrBlockDuringIngest) {
         if (q.rc != 0 || q.out != first.out || s.rc != 0 || runs < last_runs ||
             runs > kShards + 1) {
           ++failures;
-          errors[r] = q.err + s.err + " runs=" + std::to_string(runs);
+          errors[r] = "query rc " + std::to_string(q.rc) + " (" + q.err + "), same answer " +
+                      std::to_string(q.out == first.out) + " (" +
+                      std::to_string(Lines(q.out).size()) + " lines), show rc " +
+                      std::to_string(s.rc) + " (" + s.err + "), runs " + std::to_string(runs) +
+                      " after " + std::to_string(last_runs) + "\n";
         }
         last_runs = runs;
       }

@@ -1,0 +1,187 @@
+// The index benchmark (issue: "testmap query --op X must answer in
+// milliseconds"). On a synthetic suite of 50,000 tests and 2 million
+// test-op-dtype edges (8 shards in the real trace format), in the same run:
+//
+//   ingest   `testmap ingest` (whole process: parse, build, commit)
+//            vs the same records loaded into SQLite with indexed tables
+//   query    `testmap query --op X` as a whole process, median over many
+//            operators, vs the sqlite3 shell on that database, vs jq and
+//            grep|jq over the JSONL shards
+//
+// and prints the figures and ratios. Every answer is checked against
+// SQLite's. Usage:
+//   build-*/bin/indexer_index_perftest [--tests N] [--ops-per-test K] [--queries Q] [--dir DIR]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "benchmarks/indexer/sqlite_baseline.h"
+#include "benchmarks/indexer/synthetic_traces.h"
+
+namespace fs = std::filesystem;
+using testmap::bench::SyntheticSpec;
+
+namespace {
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs `command` through /bin/sh with stdout into `out` (every contender
+// pays the same shell start); returns wall seconds.
+double TimeShell(const std::string& command, const std::string& out) {
+  double start = Now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string full = command + " > '" + out + "'";
+    execl("/bin/sh", "sh", "-c", full.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  double seconds = Now() - start;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::cerr << "failed (" << status << "): " << command << "\n";
+    std::exit(1);
+  }
+  return seconds;
+}
+
+std::set<std::string> ReadSet(const std::string& path) {
+  std::ifstream in(path);
+  std::set<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.insert(line);
+  }
+  return out;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::string QuerySpelling(const std::string& op) {
+  // A bare name asks for the packet; the SQL asks for the default overload.
+  return op.find('.') == std::string::npos ? op + ".default" : op;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  SyntheticSpec spec;
+  int queries = 50;
+  std::string dir = (fs::temp_directory_path() / "testmap-index-perftest").string();
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--tests") spec.tests = std::atoi(argv[i + 1]);
+    if (a == "--ops-per-test") spec.ops_per_test = std::atoi(argv[i + 1]);
+    if (a == "--queries") queries = std::atoi(argv[i + 1]);
+    if (a == "--dir") dir = argv[i + 1];
+  }
+  std::string testmap = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/shards");
+
+  double t0 = Now();
+  auto traces = testmap::bench::WriteSyntheticTraces(dir + "/shards", spec);
+  std::printf(
+      "synthetic suite: %d tests, %zu test-op-dtype edges, %zu shards, %.0f MB JSONL (%.1f s to "
+      "write)\n",
+      spec.tests, traces.edges, traces.shard_paths.size(), traces.bytes / 1e6, Now() - t0);
+
+  // Ingest: testmap as a whole process vs SQLite in this process (it is
+  // spared a process start; the parse is the same library in both).
+  std::string index = dir + "/index";
+  double testmap_ingest =
+      TimeShell(testmap + " ingest --index " + index + " " + dir + "/shards", dir + "/ingest.out");
+  t0 = Now();
+  size_t sqlite_edges = testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite");
+  double sqlite_ingest = Now() - t0;
+  if (sqlite_edges != traces.edges) std::cerr << "sqlite loaded " << sqlite_edges << " edges\n";
+  std::printf("\ningest (%zu edges)\n", traces.edges);
+  std::printf("  testmap ingest   %7.2f s  %10.0f edges/s\n", testmap_ingest,
+              traces.edges / testmap_ingest);
+  std::printf("  sqlite (indexed) %7.2f s  %10.0f edges/s\n", sqlite_ingest,
+              traces.edges / sqlite_ingest);
+  std::printf("  ratio            %7.2fx   (target >= 3x)\n", sqlite_ingest / testmap_ingest);
+
+  // Queries: random tail operators (the typical question) plus the head.
+  std::mt19937 rng(7);
+  std::vector<std::string> ops = traces.tail_op_names;
+  std::shuffle(ops.begin(), ops.end(), rng);
+  ops.resize(std::min<size_t>(ops.size(), queries));
+  std::vector<double> nodeids_s, table_s, sqlite_s, jq_s, grep_s;
+  size_t answers = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string& op = ops[i];
+    std::string mine = dir + "/q.testmap", theirs = dir + "/q.sqlite";
+    std::string q = testmap + " query --index " + index + " --op " + QuerySpelling(op);
+    for (int rep = 0; rep < 3; ++rep) nodeids_s.push_back(TimeShell(q + " --format nodeids", mine));
+    table_s.push_back(TimeShell(q, dir + "/q.table"));
+    sqlite_s.push_back(TimeShell(
+        "sqlite3 " + dir + "/edges.sqlite \"" + testmap::bench::SqliteQuerySql(op) + "\"", theirs));
+    auto a = ReadSet(mine), b = ReadSet(theirs);
+    if (a != b) {
+      std::cerr << "answers differ for " << op << ": testmap " << a.size() << ", sqlite "
+                << b.size() << "\n";
+      return 1;
+    }
+    answers += a.size();
+    if (i < 5) {
+      std::string shards = dir + "/shards/*.jsonl";
+      jq_s.push_back(TimeShell("jq -r 'select(.type == \"test\") | select(any(.ops[]; .op == \"" +
+                                   op + "\")) | .nodeid' " + shards + " | sort -u",
+                               dir + "/q.jq"));
+      if (ReadSet(dir + "/q.jq") != a) {
+        std::cerr << "jq answer differs for " << op << "\n";
+        return 1;
+      }
+      grep_s.push_back(
+          TimeShell("grep -h -F '\"op\":\"" + op + "\"' " + shards + " | jq -r .nodeid | sort -u",
+                    dir + "/q.grep"));
+    }
+  }
+  std::vector<double> head_s;
+  for (const auto& op : traces.common_op_names) {
+    head_s.push_back(
+        TimeShell(testmap + " query --index " + index + " --op " + op + " --format nodeids",
+                  dir + "/q.head"));
+  }
+  double mine = Median(nodeids_s);
+  std::printf("\nquery --op X, whole process, median over %zu operators (%.0f tests per answer)\n",
+              ops.size(), static_cast<double>(answers) / ops.size());
+  std::printf("  testmap --format nodeids   %8.1f ms   (target <= 20 ms)\n", mine * 1e3);
+  std::printf("  testmap (table, details)   %8.1f ms\n", Median(table_s) * 1e3);
+  std::printf("  sqlite3 shell (indexed)    %8.1f ms   %6.1fx slower\n", Median(sqlite_s) * 1e3,
+              Median(sqlite_s) / mine);
+  std::printf("  grep | jq over JSONL       %8.1f ms   %6.1fx slower\n", Median(grep_s) * 1e3,
+              Median(grep_s) / mine);
+  std::printf("  jq over JSONL              %8.1f ms   %6.1fx slower (target >= 10x)\n",
+              Median(jq_s) * 1e3, Median(jq_s) / mine);
+  std::printf("  testmap, head operators (~30%% of tests each): %.1f ms median\n",
+              Median(head_s) * 1e3);
+  std::printf(
+      "\nindex on disk: %.0f MB; sqlite: %.0f MB\n",
+      [&] {
+        double b = 0;
+        for (const auto& f : fs::directory_iterator(index))
+          b += f.is_regular_file() ? f.file_size() : 0;
+        return b / 1e6;
+      }(),
+      fs::file_size(dir + "/edges.sqlite") / 1e6);
+  return 0;
+}

@@ -1,0 +1,19 @@
+// The baseline a team would otherwise build: the same trace records in
+// SQLite, with indexed tables, loaded the fast way (one transaction,
+// prepared statements, secondary indexes built after the load).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace testmap::bench {
+
+// Loads the shards into a new database at `db_path`, parsing each line with
+// the same JSON library testmap uses. Returns the edges inserted.
+size_t SqliteIngest(const std::vector<std::string>& shards, const std::string& db_path);
+
+// The query `testmap query --op X --format nodeids` answers, as SQL for the
+// sqlite3 shell.
+std::string SqliteQuerySql(const std::string& op);
+
+}  // namespace testmap::bench
