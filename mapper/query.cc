@@ -24,33 +24,6 @@ struct Filter {
   }
 };
 
-void FillDetails(const indexer::IndexReader& index, TestMatch& m) {
-  if (auto rec = index.TestRecord(m.nodeid)) {
-    auto j = nlohmann::json::parse(*rec, nullptr, false);
-    if (j.is_object()) {
-      m.generic_id = j.value("generic_id", std::string());
-      m.file = j.value("file", std::string());
-      if (j.contains("line_start") && j["line_start"].is_number()) m.line_start = j["line_start"];
-      if (j.contains("line_end") && j["line_end"].is_number()) m.line_end = j["line_end"];
-    }
-  }
-  double latest = -1;
-  for (const auto& o : index.Outcomes(m.nodeid)) {
-    auto j = nlohmann::json::parse(o.json, nullptr, false);
-    if (!j.is_object()) continue;
-    ++m.runs;
-    double start = j.contains("start") && j["start"].is_number() ? j["start"].get<double>() : 0;
-    if (start < latest) continue;
-    latest = start;
-    m.outcome = j.value("outcome", std::string());
-    if (j.contains("duration") && j["duration"].is_number()) {
-      m.duration = j["duration"].get<double>();
-    } else {
-      m.duration.reset();
-    }
-  }
-}
-
 }  // namespace
 
 std::string CanonicalDtypeOrThrow(const std::string& text) {
@@ -130,7 +103,20 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   std::sort(result.tests.begin(), result.tests.end(),
             [](const TestMatch& a, const TestMatch& b) { return a.nodeid < b.nodeid; });
   if (options.details || options.group == "generic") {
-    for (auto& m : result.tests) FillDetails(index, m);
+    std::vector<std::string> ids;
+    for (const auto& m : result.tests) ids.push_back(m.nodeid);
+    auto summaries = index.TestSummaries(ids);
+    for (size_t i = 0; i < result.tests.size(); ++i) {
+      auto& m = result.tests[i];
+      auto& s = summaries[i];
+      m.generic_id = std::move(s.generic_id);
+      m.file = std::move(s.file);
+      m.line_start = s.line_start;
+      m.line_end = s.line_end;
+      m.outcome = std::move(s.outcome);
+      m.duration = s.duration;
+      m.runs = s.runs;
+    }
   }
   if (options.group == "generic") {
     std::map<std::string, GenericMatch> groups;

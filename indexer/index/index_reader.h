@@ -37,6 +37,17 @@ struct OutcomeRecord {
   std::string json;
 };
 
+// What a query shows of a test besides its edges.
+struct TestSummary {
+  std::string generic_id;  // "" when only traced
+  std::string file;
+  int line_start = 0, line_end = 0;
+  // The latest run's (by start time) outcome and duration.
+  std::string outcome;
+  std::optional<double> duration;
+  size_t runs = 0;  // outcome records over all runs
+};
+
 class IndexReader {
  public:
   explicit IndexReader(const IndexStore& store) : store_(store) {}
@@ -60,6 +71,10 @@ class IndexReader {
   // Node ids instantiated from a generic test id, sorted.
   std::vector<std::string> TestsOfGeneric(const std::string& generic_id) const;
   std::vector<OutcomeRecord> Outcomes(const std::string& nodeid) const;
+  // Summaries of many tests at once; `nodeids` must be sorted ascending
+  // (two cursors then only ever seek forward). Parsed with simdjson: a
+  // query can list tens of thousands of tests.
+  std::vector<TestSummary> TestSummaries(const std::vector<std::string>& nodeids) const;
   // The run record (metadata of the trace run) as JSON text.
   std::optional<std::string> Run(const std::string& run_id) const;
 
