@@ -459,7 +459,7 @@ Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
     if (attr == "full_name")
       return Value::Str(op.variant_test_name.empty() ? op.name
                                                      : op.name + "." + op.variant_test_name);
-    if (auto it = op.flags.find(attr); it != op.flags.end()) return Value::Bool(it->second);
+    if (auto flag = s->OpFlag(op, attr)) return Value::Bool(*flag);
   }
   if (v.kind == Value::Kind::kModuleInfo && s) {
     const ModuleInfoEntry& m = s->modules[v.index];

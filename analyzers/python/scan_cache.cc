@@ -4,6 +4,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -153,6 +154,9 @@ std::unique_ptr<ScanCache> ScanCache::Open(const std::string& dir, std::string* 
   rocksdb::Options options;
   options.create_if_missing = true;
   options.compression = rocksdb::kLZ4Compression;
+  // A cache should not grow a trail of info logs, one per scan.
+  options.keep_log_file_num = 1;
+  options.info_log_level = rocksdb::WARN_LEVEL;
   rocksdb::DB* db = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, dir, &db);
   if (!s.ok()) {
@@ -179,9 +183,19 @@ void ScanCache::Put(const Hash128& content, const Hash128& context, const FileSc
 
 void ScanCache::Flush() {
   if (pending_.empty()) return;
+  // Identical files share a key: write each once.
+  std::sort(pending_.begin(), pending_.end());
+  pending_.erase(std::unique(pending_.begin(), pending_.end(),
+                             [](const auto& a, const auto& b) { return a.first == b.first; }),
+                 pending_.end());
   rocksdb::WriteBatch batch;
   for (const auto& [k, v] : pending_) batch.Put(k, v);
-  db_->Write(rocksdb::WriteOptions(), &batch);
+  // No write-ahead log: a lost cache entry only costs a re-parse, and
+  // flushing to a table file now means the next open replays nothing
+  // (replaying the log was most of a warm scan's time).
+  rocksdb::WriteOptions write;
+  write.disableWAL = true;
+  if (db_->Write(write, &batch).ok()) db_->Flush(rocksdb::FlushOptions());
   pending_.clear();
 }
 

@@ -334,9 +334,9 @@ class Expander {
             break;
           }
       } else if (policy.text == "OpDTypes.any_common_cpu_cuda_one") {
+        std::vector<std::string> common = snap->Decode(op.dtypes_default & op.dtypes_if_cuda);
         for (const auto& d : snap->any_dtype_order)
-          if (std::count(op.dtypes_default.begin(), op.dtypes_default.end(), d) &&
-              std::count(op.dtypes_if_cuda.begin(), op.dtypes_if_cuda.end(), d)) {
+          if (std::count(common.begin(), common.end(), d)) {
             dtypes.insert(d);
             break;
           }

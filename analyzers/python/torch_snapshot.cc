@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -60,37 +61,41 @@ std::string RunCapture(const std::vector<std::string>& argv) {
   return out;
 }
 
-// Dtype sets are bitmasks over `names`, one per device type.
-struct DtypeDecoder {
-  std::vector<std::string> names, devices;
-  std::vector<std::string> Decode(uint64_t mask) const {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < names.size() && i < 64; ++i)
-      if (mask & (uint64_t{1} << i)) out.push_back(names[i]);
-    return out;
-  }
-  void Table(const nlohmann::json& masks,
-             std::map<std::string, std::vector<std::string>>& out) const {
-    for (size_t i = 0; i < devices.size() && i < masks.size(); ++i)
-      out[devices[i]] = Decode(masks[i].get<uint64_t>());
-  }
-};
+size_t DeviceIndex(const std::vector<std::string>& devices, const std::string& device_type) {
+  for (size_t i = 0; i < devices.size(); ++i)
+    if (devices[i] == device_type) return i;
+  return 0;  // OpInfo.supported_dtypes' default branch: the `dtypes` (CPU) table
+}
+
+std::vector<DtypeMask> Masks(const nlohmann::json& j) { return j.get<std::vector<DtypeMask>>(); }
 
 }  // namespace
 
-const std::vector<std::string>& TorchSnapshot::OpDtypes(const OpInfoEntry& op,
-                                                        const std::string& device_type,
-                                                        bool backward) const {
-  const auto& table = backward ? op.backward_dtypes : op.dtypes;
-  auto it = table.find(device_type);
-  if (it != table.end()) return it->second;
-  return table.at("cpu");  // OpInfo.supported_dtypes' default branch is `dtypes`
+std::vector<std::string> TorchSnapshot::Decode(DtypeMask mask) const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < dtype_names.size() && i < 64; ++i)
+    if (mask & (DtypeMask{1} << i)) out.push_back(dtype_names[i]);
+  return out;
 }
 
-const std::vector<std::string>& TorchSnapshot::ModuleDtypes(const ModuleInfoEntry& m,
-                                                            const std::string& device_type) const {
-  auto it = m.dtypes.find(device_type);
-  return it != m.dtypes.end() ? it->second : m.dtypes.at("cpu");
+std::vector<std::string> TorchSnapshot::OpDtypes(const OpInfoEntry& op,
+                                                 const std::string& device_type,
+                                                 bool backward) const {
+  const auto& masks = backward ? op.backward_dtypes : op.dtypes;
+  size_t i = DeviceIndex(device_types, device_type);
+  return Decode(i < masks.size() ? masks[i] : 0);
+}
+
+std::vector<std::string> TorchSnapshot::ModuleDtypes(const ModuleInfoEntry& m,
+                                                     const std::string& device_type) const {
+  size_t i = DeviceIndex(device_types, device_type);
+  return Decode(i < m.dtypes.size() ? m.dtypes[i] : 0);
+}
+
+std::optional<bool> TorchSnapshot::OpFlag(const OpInfoEntry& op, const std::string& flag) const {
+  for (size_t i = 0; i < op_flags.size(); ++i)
+    if (op_flags[i] == flag) return (op.flags >> i) & 1;
+  return std::nullopt;
 }
 
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {
@@ -108,8 +113,9 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     s.content_hash = HexDigest(ContentHash(text));
     s.torch_version = j.at("torch_version");
     s.torch_git_version = j.value("torch_git_version", "");
-    DtypeDecoder dec{j.at("dtype_names").get<std::vector<std::string>>(),
-                     j.at("device_types").get<std::vector<std::string>>()};
+    s.dtype_names = j.at("dtype_names").get<std::vector<std::string>>();
+    s.device_types = j.at("device_types").get<std::vector<std::string>>();
+    s.op_flags = j.at("op_flags").get<std::vector<std::string>>();
     s.dtype_aliases = j.at("dtype_aliases").get<std::map<std::string, std::string>>();
     for (auto& [k, v] : j.at("dtype_helpers").items())
       s.dtype_helpers[k] = v.get<std::vector<std::string>>();
@@ -121,12 +127,14 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       e.variant_test_name = o.at("variant_test_name");
       e.formatted_name = o.at("formatted_name");
       if (o.at("aten_name").is_string()) e.aten_name = o.at("aten_name");
-      dec.Table(o.at("dtypes"), e.dtypes);
-      dec.Table(o.at("backward_dtypes"), e.backward_dtypes);
-      e.dtypes_default = dec.Decode(o.at("dtypes_default").get<uint64_t>());
-      e.dtypes_if_cuda = dec.Decode(o.at("dtypes_if_cuda").get<uint64_t>());
-      for (const auto& flag : j.at("op_flags")) e.flags[flag.get<std::string>()] = false;
-      for (const auto& flag : o.at("flags")) e.flags[flag.get<std::string>()] = true;
+      e.dtypes = Masks(o.at("dtypes"));
+      e.backward_dtypes = Masks(o.at("backward_dtypes"));
+      e.dtypes_default = o.at("dtypes_default").get<DtypeMask>();
+      e.dtypes_if_cuda = o.at("dtypes_if_cuda").get<DtypeMask>();
+      for (const auto& flag : o.at("flags")) {
+        auto f = std::find(s.op_flags.begin(), s.op_flags.end(), flag.get<std::string>());
+        if (f != s.op_flags.end()) e.flags |= uint64_t{1} << (f - s.op_flags.begin());
+      }
       s.ops.push_back(std::move(e));
     }
     s.op_lists = j.at("op_lists").get<std::map<std::string, std::vector<int>>>();
@@ -136,7 +144,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       m.formatted_name = o.at("formatted_name");
       m.module_cls = o.value("module_cls", "");
       m.train_and_eval_differ = o.at("train_and_eval_differ");
-      dec.Table(o.at("dtypes"), m.dtypes);
+      m.dtypes = Masks(o.at("dtypes"));
       s.modules.push_back(std::move(m));
     }
     s.module_lists = j.at("module_lists").get<std::map<std::string, std::vector<int>>>();

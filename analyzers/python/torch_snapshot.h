@@ -4,21 +4,26 @@
 // scanned tree. snapshot_torch.py writes it; docs/scan.md explains why.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace testmap::python {
+
+// A set of dtypes: bit i stands for TorchSnapshot::dtype_names[i]. Sets
+// stay bitmasks until used, which keeps loading a snapshot cheap.
+using DtypeMask = uint64_t;
 
 struct OpInfoEntry {
   std::string name;               // `nn.functional.relu`
   std::string variant_test_name;  // `` or `with_dim`...
   std::string formatted_name;     // `nn_functional_relu`
   std::string aten_name;
-  std::map<std::string, std::vector<std::string>> dtypes;           // per device type
-  std::map<std::string, std::vector<std::string>> backward_dtypes;  // per device type
-  std::vector<std::string> dtypes_default, dtypes_if_cuda;
-  std::map<std::string, bool> flags;  // supports_out, supports_autograd, ...
+  std::vector<DtypeMask> dtypes, backward_dtypes;  // per TorchSnapshot::device_types
+  DtypeMask dtypes_default = 0, dtypes_if_cuda = 0;
+  uint64_t flags = 0;  // bit i: TorchSnapshot::op_flags[i] is True
 };
 
 struct ModuleInfoEntry {
@@ -26,7 +31,7 @@ struct ModuleInfoEntry {
   std::string formatted_name;  // `nn_Linear`
   std::string module_cls;      // `torch.nn.Linear`
   bool train_and_eval_differ = false;
-  std::map<std::string, std::vector<std::string>> dtypes;  // per device type
+  std::vector<DtypeMask> dtypes;  // per TorchSnapshot::device_types
 };
 
 struct TorchSnapshot {
@@ -35,6 +40,7 @@ struct TorchSnapshot {
   std::map<std::string, std::string> dtype_aliases;  // `half` -> `float16`
   std::map<std::string, std::vector<std::string>> dtype_helpers;  // `all_types` -> [...]
   std::vector<std::string> all_dtypes, any_dtype_order;
+  std::vector<std::string> dtype_names, device_types, op_flags;
   std::vector<OpInfoEntry> ops;
   std::map<std::string, std::vector<int>> op_lists;  // `op_db` -> indices into ops
   std::vector<ModuleInfoEntry> modules;
@@ -42,10 +48,13 @@ struct TorchSnapshot {
 
   // Dtypes of an OpInfo/ModuleInfo on `device_type`; device types the
   // snapshot has no table for (privateuse1 backends) use the default table.
-  const std::vector<std::string>& OpDtypes(const OpInfoEntry& op, const std::string& device_type,
-                                           bool backward) const;
-  const std::vector<std::string>& ModuleDtypes(const ModuleInfoEntry& m,
-                                               const std::string& device_type) const;
+  std::vector<std::string> OpDtypes(const OpInfoEntry& op, const std::string& device_type,
+                                    bool backward) const;
+  std::vector<std::string> ModuleDtypes(const ModuleInfoEntry& m,
+                                        const std::string& device_type) const;
+  std::vector<std::string> Decode(DtypeMask mask) const;
+  // An OpInfo flag (`supports_out`...), if the snapshot records it.
+  std::optional<bool> OpFlag(const OpInfoEntry& op, const std::string& flag) const;
 };
 
 // Parses a snapshot file. Throws std::runtime_error naming the file on bad

@@ -1,5 +1,9 @@
 #include "analyzers/python/tree_scanner.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -23,7 +27,7 @@ namespace {
 
 // Bump when a change to the analysis changes any result: it invalidates
 // every cached entry.
-constexpr const char* kScannerVersion = "scan-8";
+constexpr const char* kScannerVersion = "scan-9";
 
 bool IsTestFileName(const std::string& name) {
   auto ends = [&](const char* s) {
@@ -77,13 +81,23 @@ void Walk(const fs::path& dir, std::set<std::string>& active, std::vector<std::s
   active.erase(canonical.string());
 }
 
+// One read into a buffer of the file's size: no stream copies.
 bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return !in.bad();
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  bool ok = fstat(fd, &st) == 0;
+  out->resize(ok ? static_cast<size_t>(st.st_size) : 0);
+  size_t got = 0;
+  while (ok && got < out->size()) {
+    ssize_t n = read(fd, out->data() + got, out->size() - got);
+    if (n <= 0) ok = n == 0;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  out->resize(got);
+  close(fd);
+  return ok;
 }
 
 std::string Relative(const std::string& path, const fs::path& root) {
