@@ -5,6 +5,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/table.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -207,19 +208,46 @@ void RocksIndexStore::OpenExisting() {
   }
 }
 
-// Creates an empty index next to `dir` and renames it into place: a crash
-// while creating leaves no directory that looks like a broken index.
+// Whether `dir` (which has no CURRENT file) may become an index: it holds
+// nothing, or only what testmap itself puts there (`testmap trace` writes
+// .testmap/traces/ by default), or what an interrupted creation left.
+bool IsCreatable(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    bool own = name == "traces" || name == "IDENTITY" || name == "LOCK" ||
+               name.starts_with("LOG") || name.starts_with("MANIFEST-") ||
+               name.starts_with("OPTIONS-") || name.ends_with(".log") || name.ends_with(".sst") ||
+               name.ends_with(".dbtmp");
+    if (!own) return false;
+  }
+  return true;
+}
+
+// Creates an empty index beside `dir` and moves it in, CURRENT last: RocksDB
+// (and IndexStore::Open) take a directory for a database only once CURRENT
+// exists, so a crash while creating never leaves something that looks like
+// a broken index.
 void CreateIndex(const std::string& dir) {
   fs::path target = fs::absolute(dir);
   if (target.has_parent_path()) fs::create_directories(target.parent_path());
   std::string tmp = target.string() + ".creating-" + std::to_string(getpid());
+  // Leftovers of creations killed midway (their process is gone).
+  std::error_code ec;
+  std::string stem = target.filename().string() + ".creating-";
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with(stem)) continue;
+    pid_t pid = std::atoi(name.c_str() + stem.size());
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+  }
   fs::remove_all(tmp);
   rocksdb::Options options = BaseOptions(OpenMode::kWrite);
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (int c = 0; c < kCfCount; ++c)
+  for (int c = 0; c < kCfCount; ++c) {
     descriptors.emplace_back(CfName(static_cast<Cf>(c)), rocksdb::ColumnFamilyOptions(options));
+  }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* db = nullptr;
   auto s = rocksdb::DB::Open(options, tmp, descriptors, &handles, &db);
@@ -234,14 +262,15 @@ void CreateIndex(const std::string& dir) {
   if (s.ok()) s = db->Close();
   delete db;
   if (!s.ok()) throw IndexError(tmp + ": cannot create the index: " + s.ToString());
-  std::error_code ec;
-  fs::rename(tmp, target, ec);  // replaces an empty directory, too
-  if (ec) {
-    fs::remove_all(tmp);
-    // Another ingest created it first: fine, open theirs.
-    if (!fs::exists(target.string() + "/CURRENT"))
-      throw IndexError(dir + ": cannot create the index: " + ec.message());
+  fs::create_directories(target, ec);
+  for (const auto& entry : fs::directory_iterator(tmp)) {
+    if (entry.path().filename() != "CURRENT")
+      fs::rename(entry.path(), target / entry.path().filename(), ec);
+    if (ec) break;
   }
+  if (!ec) fs::rename(fs::path(tmp) / "CURRENT", target / "CURRENT", ec);
+  fs::remove_all(tmp);
+  if (ec) throw IndexError(dir + ": cannot create the index: " + ec.message());
 }
 
 // Writes one column family's puts as an SST file at `path`. SST files need
@@ -333,7 +362,10 @@ std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mo
     throw IndexError("no testmap index at " + dir +
                      " (create one with `testmap ingest`, or pass --index DIR)");
   }
-  if (mode == OpenMode::kWrite && (!exists || fs::is_empty(dir))) CreateIndex(dir);
+  if (mode == OpenMode::kWrite &&
+      (!exists || (!fs::exists(dir + "/CURRENT") && IsCreatable(dir)))) {
+    CreateIndex(dir);
+  }
   auto store = std::make_unique<RocksIndexStore>(dir, mode);
   store->OpenExisting();
   return store;

@@ -80,7 +80,12 @@ TEST(CrashSafetyTest, KilledIngestLeavesOldOrNewStateNeverAMix) {
     int status = 0;
     waitpid(pid, &status, 0);
     if (fresh && !fs::exists(work + "/CURRENT")) {
-      ++saw_none;  // killed before the index existed: still no index
+      ++saw_none;  // killed before the index existed: still no index...
+      auto query = Testmap({"query", "--index", work, "--op", "mm"});
+      EXPECT_NE(query.rc, 0);
+      // ...and what the killed creation left does not stand in the way.
+      ASSERT_EQ(Testmap({"ingest", "--index", work, ev.trace, ev.scan}).rc, 0);
+      EXPECT_EQ(Dump(work), new_dump);
       continue;
     }
     auto verify = Testmap({"index", "verify", "--index", work});
@@ -98,6 +103,11 @@ TEST(CrashSafetyTest, KilledIngestLeavesOldOrNewStateNeverAMix) {
       ASSERT_EQ(Testmap({"ingest", "--index", work, ev.trace, ev.scan}).rc, 0);
       EXPECT_EQ(Dump(work), new_dump);
     }
+  }
+  // No half-created index is left beside it either.
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().filename().string().find(".creating-"), std::string::npos)
+        << entry.path();
   }
   std::cout << "kills: " << kKills << ", old state " << saw_old << ", new state " << saw_new
             << ", no index yet " << saw_none << " (ingest takes " << ingest_us / 1000 << " ms)\n";

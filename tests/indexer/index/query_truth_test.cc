@@ -266,3 +266,26 @@ TEST_F(QueryTruthTest, ShardsOfSeveralRunsMergeAndKeepTheirRun) {
 
 }  // namespace
 }  // namespace testmap::testing
+
+namespace testmap::testing {
+namespace {
+
+// The defaults a user gets: `testmap trace` writes .testmap/traces/, and
+// `testmap ingest` / `query` use .testmap/ of the current directory, which
+// then holds both.
+TEST(DefaultIndexTest, DotTestmapHoldsTracesAndTheIndex) {
+  std::string cwd = ScratchDir("default");
+  fs::create_directories(cwd + "/.testmap/traces");
+  fs::copy_file(SuiteEvidence().trace, cwd + "/.testmap/traces/trace-main.jsonl");
+  auto r = Testmap({"ingest", ".testmap/traces", SuiteEvidence().scan}, cwd);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(fs::exists(cwd + "/.testmap/CURRENT"));
+  auto q = Testmap({"query", "--op", "_scaled_mm", "--format", "nodeids"}, cwd);
+  ASSERT_EQ(q.rc, 0) << q.err;
+  EXPECT_FALSE(q.out.empty());
+  // A second trace run into the same place still ingests.
+  EXPECT_EQ(Testmap({"ingest", ".testmap/traces"}, cwd).rc, 0);
+}
+
+}  // namespace
+}  // namespace testmap::testing
