@@ -218,7 +218,6 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     }
   }
   std::unordered_set<std::string> minimal_done;
-  std::vector<const EdgeTuple*> tuples;
   for (const auto& trace : inputs.traces) {
     for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);
     summary.runs += trace.runs.size();
@@ -230,25 +229,9 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
         if (!store.Get(Cf::kTests, t.nodeid))
           batch.Put(Cf::kTests, t.nodeid, MinimalTestRecord(t.nodeid));
       }
-      // One edge per operator overload: all its (evidence, device, dtypes).
-      std::vector<size_t> order(t.ops.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return std::tie(t.ops[a].packet, t.ops[a].overload) <
-               std::tie(t.ops[b].packet, t.ops[b].overload);
-      });
-      for (size_t i = 0; i < order.size();) {
-        const TracedOp& first = t.ops[order[i]];
-        tuples.clear();
-        size_t j = i;
-        for (; j < order.size() && t.ops[order[j]].packet == first.packet &&
-               t.ops[order[j]].overload == first.overload;
-             ++j) {
-          tuples.push_back(&t.ops[order[j]].tuple);
-        }
-        summary.observations += tuples.size();
-        add_edge(first.packet, first.overload, t.nodeid, t.run_id, EncodeEdge(tuples));
-        i = j;
+      for (const auto& e : t.edges) {
+        summary.observations += e.observations;
+        add_edge(e.packet, e.overload, t.nodeid, t.run_id, e.value);
       }
     }
   }

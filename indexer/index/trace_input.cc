@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/dtype_names.h"
@@ -114,6 +115,29 @@ class LineParser {
   int line_;
   NameCache& cache_;
 };
+
+// One edge per operator overload: all its (evidence, device, dtypes).
+std::vector<TracedEdge> GroupEdges(const std::vector<TracedOp>& ops) {
+  std::vector<const TracedOp*> order;
+  for (const auto& op : ops) order.push_back(&op);
+  std::stable_sort(order.begin(), order.end(), [](const TracedOp* a, const TracedOp* b) {
+    return std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
+  });
+  std::vector<TracedEdge> edges;
+  std::vector<const EdgeTuple*> tuples;
+  for (size_t i = 0; i < order.size();) {
+    tuples.clear();
+    size_t j = i;
+    for (; j < order.size() && order[j]->packet == order[i]->packet &&
+           order[j]->overload == order[i]->overload;
+         ++j) {
+      tuples.push_back(&order[j]->tuple);
+    }
+    edges.push_back({order[i]->packet, order[i]->overload, EncodeEdge(tuples), tuples.size()});
+    i = j;
+  }
+  return edges;
+}
 
 }  // namespace
 
@@ -248,7 +272,7 @@ TraceInput ParseTrace(const std::string& text, const std::string& path) {
       t.run_id = input.runs.back().id;
       t.line = line_number;
       t.outcome_json = "{" + outcome_fields + "}";
-      t.ops = std::move(ops);
+      t.edges = GroupEdges(ops);
       input.tests.push_back(std::move(t));
     } else {
       lp.Fail("unknown record type `" + std::string(type) + "`");

@@ -22,12 +22,22 @@ struct TracedOp {
   EdgeTuple tuple;       // evidence eager|compile, device, dtypes, count
 };
 
+// All a test did with one operator overload in one run: its observations,
+// already encoded as the edge value (edge_value.h). Encoding happens while
+// parsing, which runs on one thread per input file.
+struct TracedEdge {
+  std::string packet;
+  std::string overload;
+  std::string value;
+  size_t observations = 0;
+};
+
 struct TracedTest {
   std::string nodeid;
   std::string run_id;
   // {"outcome","duration","phases","start","worker","crash"?} as JSON text.
   std::string outcome_json;
-  std::vector<TracedOp> ops;
+  std::vector<TracedEdge> edges;  // sorted by (packet, overload)
   int line = 0;
 };
 
