@@ -1,4 +1,4 @@
-// `testmap plan`: CI split plans from timing files (and, later, the index).
+// `testmap plan`: CI split plans from timing files and the index.
 // Parsing, input loading and output only; planning is mapper/planner.h.
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "indexer/index/index_store.h"
+#include "indexer/index/index_timings.h"
 #include "indexer/timings/read_file_text.h"
 #include "indexer/timings/timing_error.h"
 #include "indexer/timings/timing_file_reader.h"
@@ -107,14 +109,9 @@ std::vector<indexer::TimingRecord> ReadAll(const std::vector<std::string>& files
 }
 
 void RunPlan(PlanArgs& args) {
-  if (!args.index.empty()) {
+  if (args.timing_files.empty() && args.index.empty()) {
     throw std::invalid_argument(
-        "--index: the RocksDB index is not available yet; pass timing files "
-        "(JUnit XML, .test_durations, test-times.json) instead");
-  }
-  if (args.timing_files.empty()) {
-    throw std::invalid_argument(
-        "no timing files given (JUnit XML, .test_durations, test-times.json)");
+        "no timing files given (JUnit XML, .test_durations, test-times.json) and no --index");
   }
   mapper::PlanOptions& o = args.options;
   o.granularity = args.granularity == "file"    ? mapper::Granularity::kFile
@@ -131,8 +128,16 @@ void RunPlan(PlanArgs& args) {
 
   indexer::SummaryOptions summary;
   summary.percentile = args.percentile;
-  mapper::TimingSelection selection = mapper::SelectTimings(
-      indexer::Summarize(ReadAll(args.timing_files), summary), args.job, args.config);
+  std::vector<indexer::TimingRecord> records = ReadAll(args.timing_files);
+  if (!args.index.empty()) {
+    // The outcomes of every run ingested into the index (docs/index.md).
+    auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kRead);
+    auto more = indexer::ReadIndexTimings(*store);
+    records.insert(records.end(), std::make_move_iterator(more.begin()),
+                   std::make_move_iterator(more.end()));
+  }
+  mapper::TimingSelection selection =
+      mapper::SelectTimings(indexer::Summarize(records, summary), args.job, args.config);
   std::vector<std::string> wanted;
   if (!args.tests_file.empty()) wanted = ReadTestList(args.tests_file);
   mapper::Plan plan = mapper::MakePlan(mapper::BuildPlanTests(selection, wanted), o);
@@ -191,7 +196,8 @@ void RegisterPlanCommand(CLI::App& app) {
   cmd->add_option("timing_files", args->timing_files,
                   "JUnit XML, .test_durations or test-times.json files")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--index", args->index, "Read timings from a testmap index (not available yet)");
+  cmd->add_option("--index", args->index,
+                  "Read timings from a testmap index (the outcomes of every ingested trace run)");
   cmd->add_option("--job", args->job,
                   "test-times.json job / build environment (default: \"default\")");
   cmd->add_option("--config", args->config, "test-times.json test config (e.g. default, slow)");
