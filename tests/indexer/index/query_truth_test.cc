@@ -133,6 +133,19 @@ TEST_F(QueryTruthTest, ScaledMmWithFloat8) {
   }
 }
 
+TEST_F(QueryTruthTest, DeviceFilter) {
+  // The example suite runs on the CPU: --device cpu keeps everything,
+  // another device matches nothing (and that is an answer, not an error).
+  Ids all = truth_->by_packet.at("aten::mm");
+  EXPECT_EQ(Query({"--op", "mm", "--path", "eager", "--device", "cpu"}),
+            Query({"--op", "mm", "--path", "eager"}));
+  auto r =
+      Testmap({"query", "--index", *index_, "--op", "mm", "--device", "cuda", "--format", "json"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["count"], 0);
+  EXPECT_FALSE(all.empty());
+}
+
 TEST_F(QueryTruthTest, EverySpellingResolvesToTheSameAnswer) {
   Ids expected = truth_->by_overload.at("aten::add.Tensor");
   for (std::string spelling :
