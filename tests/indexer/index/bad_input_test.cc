@@ -10,7 +10,7 @@
 namespace testmap::testing {
 namespace {
 
-class BadInputTest : public ::testing::Test {
+class IndexBadInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = ScratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -41,21 +41,21 @@ class BadInputTest : public ::testing::Test {
   std::vector<std::string> trace_lines_;
 };
 
-TEST_F(BadInputTest, TruncatedLastLineNamesFileAndLine) {
+TEST_F(IndexBadInputTest, TruncatedLastLineNamesFileAndLine) {
   std::string text = Join(0, 6);
   text += trace_lines_[6].substr(0, trace_lines_[6].size() / 2);  // no newline: cut short
   std::string path = Write("trace-cut.jsonl", text);
   ExpectRefused(path, path + ":7: truncated record");
 }
 
-TEST_F(BadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
+TEST_F(IndexBadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
   std::string text =
       Join(0, 4) + "{\"type\":\"test\",\"nodeid\":\"x\",\"ops\":[{\"op\":\n" + Join(4, 10);
   std::string path = Write("trace-corrupt.jsonl", text);
   ExpectRefused(path, path + ":5: corrupt record, not JSON");
 }
 
-TEST_F(BadInputTest, NewerTraceFormatIsRefused) {
+TEST_F(IndexBadInputTest, NewerTraceFormatIsRefused) {
   std::string run = trace_lines_[0];
   size_t at = run.find("\"version\":1");
   ASSERT_NE(at, std::string::npos);
@@ -64,7 +64,7 @@ TEST_F(BadInputTest, NewerTraceFormatIsRefused) {
   ExpectRefused(path, path + ":1: trace format version 2 is newer than this testmap reads");
 }
 
-TEST_F(BadInputTest, DamagedRecordsAreRefused) {
+TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {
   ExpectRefused(Write("trace-type.jsonl", Join(0, 1) + "{\"type\":\"mystery\"}\n"),
                 ":2: unknown record type `mystery`");
   ExpectRefused(Write("trace-norun.jsonl", Join(1, 3)),
@@ -82,7 +82,7 @@ TEST_F(BadInputTest, DamagedRecordsAreRefused) {
   ExpectRefused(dir_ + "/missing.jsonl", "missing.jsonl: no such file or directory");
 }
 
-TEST_F(BadInputTest, BadInputNeverCreatesAnIndex) {
+TEST_F(IndexBadInputTest, BadInputNeverCreatesAnIndex) {
   std::string path = Write("trace-cut.jsonl", Join(0, 3) + "{\"type\":");
   std::string fresh = dir_ + "/fresh";
   auto r = Testmap({"ingest", "--index", fresh, path});
@@ -90,7 +90,7 @@ TEST_F(BadInputTest, BadInputNeverCreatesAnIndex) {
   EXPECT_FALSE(fs::exists(fresh));
 }
 
-TEST_F(BadInputTest, IndexFromANewerSchemaIsRefused) {
+TEST_F(IndexBadInputTest, IndexFromANewerSchemaIsRefused) {
   {
     // Written through the store itself, as a future testmap would.
     auto store = indexer::IndexStore::Open(index_, indexer::OpenMode::kWrite);
@@ -111,7 +111,7 @@ TEST_F(BadInputTest, IndexFromANewerSchemaIsRefused) {
   }
 }
 
-TEST_F(BadInputTest, DirectoryThatIsNotAnIndex) {
+TEST_F(IndexBadInputTest, DirectoryThatIsNotAnIndex) {
   std::string other = dir_ + "/not-an-index";
   fs::create_directories(other);
   Write("not-an-index/notes.txt", "hello\n");
@@ -130,7 +130,7 @@ TEST_F(BadInputTest, DirectoryThatIsNotAnIndex) {
   EXPECT_NE(r.err.find("no testmap index at"), std::string::npos) << r.err;
 }
 
-TEST_F(BadInputTest, UnknownDtypeListsTorchNames) {
+TEST_F(IndexBadInputTest, UnknownDtypeListsTorchNames) {
   ASSERT_EQ(Testmap({"ingest", "--index", index_, SuiteEvidence().trace}).rc, 0);
   auto r = Testmap({"query", "--index", index_, "--op", "add", "--dtype", "float33"});
   EXPECT_NE(r.rc, 0);

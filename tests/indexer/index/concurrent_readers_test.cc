@@ -26,7 +26,7 @@ std::string VariantShard(const std::string& dir, int n) {
   return path;
 }
 
-TEST(ConcurrentReadersTest, QueriesNeverFailOrBlockDuringIngest) {
+TEST(IndexConcurrentReadersTest, QueriesNeverFailOrBlockDuringIngest) {
   const Evidence& ev = SuiteEvidence();
   std::string dir = ScratchDir("concurrent");
   std::string index = dir + "/index";

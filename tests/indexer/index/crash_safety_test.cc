@@ -40,7 +40,7 @@ std::string Dump(const std::string& index) {
   return r.out;
 }
 
-TEST(CrashSafetyTest, KilledIngestLeavesOldOrNewStateNeverAMix) {
+TEST(IngestCrashSafetyTest, KilledIngestLeavesOldOrNewStateNeverAMix) {
   const Evidence& ev = SuiteEvidence();
   std::string dir = ScratchDir("crash");
   // Old state: the scan only. New state: scan plus the trace.
