@@ -93,7 +93,8 @@ TEST(PlanCommand, BadInputIsAClearErrorNeverACrash) {
   std::string list = WriteTemp("tests.txt", "a.py::t\na.py::u\na.py::t\n");
   ExpectFailure("plan " + ok + " --splits 2 --tests " + list,
                 list + ":3: test a.py::t listed twice");
-  ExpectFailure("plan --index .testmap --splits 2", "not available yet");
+  std::string missing = WriteTemp("placeholder", "") + ".missing-index";
+  ExpectFailure("plan --index " + missing + " --splits 2", "no testmap index at " + missing);
   ExpectFailure("plan " + ok + " --splits 2 --split 5", "only 2 splits");
   ExpectFailure("plan " + ok, "--splits N or --max-minutes M");
 }
