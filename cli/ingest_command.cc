@@ -45,6 +45,7 @@ void RunIngest(const IngestArgs& args) {
                         {"traced_tests", s.traced_tests},
                         {"edges", s.edges},
                         {"observations", s.observations},
+                        {"timings", s.timings},
                         {"keys", s.keys},
                         {"seconds", seconds}};
     std::cout << j.dump(2) << "\n";
@@ -53,8 +54,10 @@ void RunIngest(const IngestArgs& args) {
   std::cout << "ingested " << s.files << " file(s) into " << args.index << ": " << s.scanned_tests
             << " scanned tests, " << s.traced_tests << " traced test runs from " << s.runs
             << " run(s), " << s.edges << " op-test edges (" << s.observations
-            << " dtype/device observations); " << s.keys << " keys in " << std::fixed
-            << std::setprecision(2) << seconds << " s\n";
+            << " dtype/device observations)";
+  if (s.timings) std::cout << ", " << s.timings << " timing records";
+  std::cout << "; " << s.keys << " keys in " << std::fixed << std::setprecision(2) << seconds
+            << " s\n";
 }
 
 }  // namespace

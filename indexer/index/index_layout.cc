@@ -18,6 +18,8 @@ const char* CfName(Cf cf) {
       return "outcomes";
     case Cf::kRuns:
       return "runs";
+    case Cf::kTimings:
+      return "timings";
   }
   return "?";
 }

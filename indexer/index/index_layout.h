@@ -11,12 +11,18 @@
 //   test_ops  NODEID \0 PACKET \0 OVERLOAD \0 RUN     -> the same edge value
 //   outcomes  NODEID \0 RUN                           -> outcome record (JSON)
 //   runs      RUN                                     -> run record (JSON)
+//   timings   ID \0 JOB \0 CONFIG \0 SOURCE \0 SEQ       -> timing record (JSON)
 //   default   "schema_version", "created_by"          -> index metadata
 //
 // PACKET is `aten::add`, OVERLOAD the overload name (`Tensor`; "" for the
 // default overload; "*" for static evidence that names a packet only, as
 // an @ops OpInfo name does). Packet first, so that `add` (all overloads) is
 // the prefix "aten::add\0" and never also matches "aten::addmm".
+//
+// `timings` holds what timing files say (JUnit XML, .test_durations,
+// test-times.json): ID as the file spells it (node id, file or file::Class),
+// SOURCE a hash of the file's content and SEQ the record's position in it,
+// so ingesting the same file twice rewrites the same keys.
 #pragma once
 
 #include <string>
@@ -27,7 +33,7 @@ namespace testmap::indexer {
 
 // Bumped whenever a key or value encoding changes incompatibly. An index
 // written with a newer schema is refused at open, never misread.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 inline constexpr char kSchemaVersionKey[] = "schema_version";
 inline constexpr char kCreatedByKey[] = "created_by";
 
@@ -35,8 +41,8 @@ inline constexpr char kCreatedByKey[] = "created_by";
 inline constexpr char kStaticOverload[] = "*";
 
 // Column families in a fixed order; IndexStore opens all of them.
-enum class Cf { kDefault, kTests, kGeneric, kOpTests, kTestOps, kOutcomes, kRuns };
-inline constexpr int kCfCount = 7;
+enum class Cf { kDefault, kTests, kGeneric, kOpTests, kTestOps, kOutcomes, kRuns, kTimings };
+inline constexpr int kCfCount = 8;
 const char* CfName(Cf cf);
 
 // Joins fields with '\0'.

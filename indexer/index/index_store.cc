@@ -198,6 +198,11 @@ void RocksIndexStore::OpenExisting() {
                      "): upgrade testmap or rebuild the index");
   }
   if (v < 1) throw IndexError(dir_ + ": invalid index schema version '" + *version + "'");
+  if (v < kSchemaVersion) {
+    throw IndexError(dir_ + ": index schema version " + *version +
+                     " is older than this testmap's (" + std::to_string(kSchemaVersion) +
+                     "): rebuild it with `testmap ingest`");
+  }
   for (int c = 0; c < kCfCount; ++c) {
     if (!handles_[c]) {
       throw IndexError(dir_ + ": damaged index: column family `" + CfName(static_cast<Cf>(c)) +

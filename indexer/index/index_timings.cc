@@ -33,6 +33,33 @@ std::vector<TimingRecord> ReadIndexTimings(const IndexStore& store) {
     out.push_back(std::move(r));
     return true;
   });
+  // Records ingested from timing files, as their readers produced them.
+  store.Scan(Cf::kTimings, "", [&](std::string_view, std::string_view value) {
+    auto rec = nlohmann::json::parse(value, nullptr, false);
+    if (!rec.is_object()) return true;
+    TimingRecord r;
+    r.id = rec.value("id", "");
+    r.file = rec.value("file", "");
+    r.cls = rec.value("class", "");
+    std::string level = rec.value("level", "test");
+    r.level = level == "file"    ? TimingLevel::kFile
+              : level == "class" ? TimingLevel::kClass
+                                 : TimingLevel::kTest;
+    r.seconds = rec.value("seconds", 0.0);
+    std::string outcome = rec.value("outcome", "passed");
+    r.outcome = outcome == "failed"    ? Outcome::kFailed
+                : outcome == "error"   ? Outcome::kError
+                : outcome == "skipped" ? Outcome::kSkipped
+                                       : Outcome::kPassed;
+    r.rerun = rec.value("rerun", false);
+    r.job = rec.value("job", "");
+    r.config = rec.value("config", "");
+    r.feature = rec.value("feature", "");
+    r.source = rec.value("source", "");
+    r.line = rec.value("line", 0);
+    out.push_back(std::move(r));
+    return true;
+  });
   return out;
 }
 

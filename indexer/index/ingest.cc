@@ -1,7 +1,12 @@
 #include "indexer/index/ingest.h"
 
+// Header-only xxHash, as trace_input.cc uses it.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -13,6 +18,8 @@
 
 #include "indexer/index/index_error.h"
 #include "indexer/timings/read_file_text.h"
+#include "indexer/timings/timing_error.h"
+#include "indexer/timings/timing_file_reader.h"
 
 namespace testmap::indexer {
 namespace {
@@ -23,6 +30,7 @@ namespace fs = std::filesystem;
 struct ParsedFile {
   std::optional<TraceInput> trace;
   std::optional<std::vector<ScannedTest>> scan;
+  std::optional<TimingInput> timing;
   std::exception_ptr error;
 };
 
@@ -40,17 +48,39 @@ ParsedFile ReadOne(const std::string& path) {
     } else if (LooksLikeScan(text)) {
       out.scan = ParseScan(text, path);
     } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-      throw IndexError(path, 0, "empty file: neither a trace shard nor scan output");
+      throw IndexError(path, 0, "empty file: neither a trace shard, scan output nor timings");
     } else {
-      throw IndexError(
-          path, 1,
-          "neither a testmap trace shard (first line a `run` record) nor `testmap scan "
-          "--format jsonl` output");
+      // Timing files: the readers name the file and line of bad content.
+      try {
+        DetectTimingFormat(text, path);
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx",
+                      static_cast<unsigned long long>(XXH3_64bits(text.data(), text.size())));
+        out.timing = TimingInput{hex, ReadTimingFile(path)};
+      } catch (const TimingError& e) {
+        if (std::string(e.what()).find("not a timing file") != std::string::npos)
+          throw IndexError(path, e.line(),
+                           "neither a testmap trace shard (first line a `run` record), `testmap "
+                           "scan --format jsonl` output, nor a timing file (JUnit XML, "
+                           ".test_durations, test-times.json)");
+        throw IndexError(e.what());  // already "FILE:LINE: message"
+      }
     }
   } catch (...) {
     out.error = std::current_exception();
   }
   return out;
+}
+
+std::string TimingRecordJson(const TimingRecord& r) {
+  static const char* kLevels[] = {"test", "class", "file"};
+  return nlohmann::json{{"id", r.id},           {"file", r.file},
+                        {"class", r.cls},       {"level", kLevels[static_cast<int>(r.level)]},
+                        {"seconds", r.seconds}, {"outcome", OutcomeName(r.outcome)},
+                        {"rerun", r.rerun},     {"job", r.job},
+                        {"config", r.config},   {"feature", r.feature},
+                        {"source", r.source},   {"line", r.line}}
+      .dump();
 }
 
 // A test only traced, never scanned: what its node id alone says.
@@ -106,6 +136,7 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
     if (p.error) std::rethrow_exception(p.error);
     if (p.trace) inputs.traces.push_back(std::move(*p.trace));
     if (p.scan) inputs.scans.push_back(std::move(*p.scan));
+    if (p.timing) inputs.timings.push_back(std::move(*p.timing));
   }
   return inputs;
 }
@@ -246,6 +277,17 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
   }
   // Duplicates collapse in the producers; this counts them as rows.
   batch.AddProducedCount(2 * edges.rows.size());
+  // Timing files: each record under its file's content hash and position.
+  for (const TimingInput& timing : inputs.timings) {
+    for (size_t i = 0; i < timing.records.size(); ++i) {
+      const TimingRecord& r = timing.records[i];
+      char seq[16];
+      std::snprintf(seq, sizeof seq, "%08zu", i);
+      batch.Put(Cf::kTimings, JoinKey({r.id, r.job, r.config, timing.source_hash, seq}),
+                TimingRecordJson(r));
+      ++summary.timings;
+    }
+  }
   summary.keys = batch.size();
   store.Commit(batch);
   return summary;

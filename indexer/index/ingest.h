@@ -14,12 +14,21 @@
 #include "indexer/index/index_store.h"
 #include "indexer/index/scan_input.h"
 #include "indexer/index/trace_input.h"
+#include "indexer/timings/timing_record.h"
 
 namespace testmap::indexer {
+
+// The records of one timing file (JUnit XML, .test_durations,
+// test-times.json) and a hash of its content, which keys them.
+struct TimingInput {
+  std::string source_hash;
+  std::vector<TimingRecord> records;
+};
 
 struct IngestInputs {
   std::vector<TraceInput> traces;
   std::vector<std::vector<ScannedTest>> scans;
+  std::vector<TimingInput> timings;
   std::vector<std::string> files;  // every file read, in order
 };
 
@@ -30,12 +39,15 @@ struct IngestSummary {
   size_t traced_tests = 0;  // test records (one per test and run)
   size_t edges = 0;         // op-test-run edges
   size_t observations = 0;  // (evidence, device, dtypes) tuples on them
+  size_t timings = 0;       // records from timing files
   size_t keys = 0;          // keys written, both directions counted
 };
 
 // Reads `paths`: trace shards (trace-*.jsonl), directories of them (as
-// `testmap trace --out` leaves them), and `testmap scan --format jsonl`
-// files. Throws IndexError naming the file (and line) of anything else.
+// `testmap trace --out` leaves them), `testmap scan --format jsonl` files,
+// and timing files in any format indexer/timings reads (JUnit XML,
+// .test_durations, test-times.json). Throws IndexError naming the file (and
+// line) of anything else.
 IngestInputs ReadIngestInputs(const std::vector<std::string>& paths);
 
 // Builds every key of `inputs` and commits them to `store` in one step.

@@ -77,8 +77,10 @@ TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {
       Write("trace-dur.jsonl", Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
                                             "\"passed\",\"duration\":-3,\"ops\":[]}\n"),
       ":2: `duration` is not a non-negative number");
-  ExpectRefused(Write("junit.xml", "<testsuites/>\n"),
-                "junit.xml:1: neither a testmap trace shard");
+  // Timing files are ingested too (JUnit XML, .test_durations,
+  // test-times.json); anything else, or a broken one, is refused.
+  ExpectRefused(Write("notes.txt", "hello\n"), "notes.txt:1: neither a testmap trace shard");
+  ExpectRefused(Write("junit.xml", "<testsuites><testcase\n"), "junit.xml:");
   ExpectRefused(dir_ + "/missing.jsonl", "missing.jsonl: no such file or directory");
 }
 
@@ -95,7 +97,8 @@ TEST_F(IndexBadInputTest, IndexFromANewerSchemaIsRefused) {
     // Written through the store itself, as a future testmap would.
     auto store = indexer::IndexStore::Open(index_, indexer::OpenMode::kWrite);
     indexer::IndexBatch batch;
-    batch.Put(indexer::Cf::kDefault, indexer::kSchemaVersionKey, "2");
+    batch.Put(indexer::Cf::kDefault, indexer::kSchemaVersionKey,
+              std::to_string(indexer::kSchemaVersion + 1));
     store->Commit(batch);
   }
   for (std::vector<std::string> args : {std::vector<std::string>{"query", "--op", "add"},
@@ -105,7 +108,9 @@ TEST_F(IndexBadInputTest, IndexFromANewerSchemaIsRefused) {
     args.insert(args.begin() + (args[0] == "index" ? 2 : 1), {"--index", index_});
     auto r = Testmap(args);
     EXPECT_NE(r.rc, 0) << args[0];
-    EXPECT_NE(r.err.find("index schema version 2 is newer than this testmap (schema 1)"),
+    EXPECT_NE(r.err.find("index schema version " + std::to_string(indexer::kSchemaVersion + 1) +
+                         " is newer than this testmap (schema " +
+                         std::to_string(indexer::kSchemaVersion) + ")"),
               std::string::npos)
         << r.err;
   }

@@ -1,6 +1,8 @@
-// `testmap plan --index`: the outcomes ingested into the index plan exactly
-// as the trace shards they came from.
+// `testmap plan --index`: the outcomes and timing files ingested into the
+// index plan exactly as the files they came from.
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "tests/indexer/index/index_test_support.h"
 
@@ -24,6 +26,49 @@ TEST(PlanFromIndexTest, SameSplitsAsFromTheShards) {
   auto missing = Testmap({"plan", "--index", index + "-missing", "--splits", "2"});
   EXPECT_NE(missing.rc, 0);
   EXPECT_NE(missing.err.find("no testmap index at"), std::string::npos) << missing.err;
+}
+
+// JUnit XML from real pytest runs (both junit families), a .test_durations
+// and a test-times.json, ingested together: the same plan as from the files.
+TEST(PlanFromIndexTest, TimingFilesPlanAsFromTheFiles) {
+  std::string dir = ScratchDir("timings");
+  std::string durations = dir + "/.test_durations";
+  std::ofstream(durations)
+      << "{\"extra/test_a.py::test_x\": 3.5, \"extra/test_a.py::test_y\": 1.25}";
+  std::string times = dir + "/test-times.json";
+  std::ofstream(times) << "{\"default\": {\"default\": {\"test_nn\": 120.0, \"test_ops\": 300.5}}}";
+  std::string data = std::string(TESTMAP_SOURCE_DIR) + "/tests/indexer/data/";
+  std::vector<std::string> files = {data + "pytest_xunit1.xml", data + "pytest_xunit2.xml",
+                                    durations, times};
+  std::string index = dir + "/index";
+  std::vector<std::string> ingest = {"ingest", "--index", index};
+  ingest.insert(ingest.end(), files.begin(), files.end());
+  auto first = Testmap(ingest);
+  ASSERT_EQ(first.rc, 0) << first.err;
+  EXPECT_NE(first.out.find("timing records"), std::string::npos) << first.out;
+  for (std::string split : {"1", "2"}) {
+    std::vector<std::string> from_files = {"plan",    "--splits", "2",  "--format",
+                                           "nodeids", "--split",  split};
+    from_files.insert(from_files.end(), files.begin(), files.end());
+    auto a = Testmap(
+        {"plan", "--index", index, "--splits", "2", "--format", "nodeids", "--split", split});
+    auto b = Testmap(from_files);
+    ASSERT_EQ(a.rc, 0) << a.err;
+    ASSERT_EQ(b.rc, 0) << b.err;
+    EXPECT_FALSE(a.out.empty());
+    EXPECT_EQ(a.out, b.out) << "split " << split;
+  }
+  // Idempotent: the same files again change nothing.
+  std::string before = Testmap({"index", "dump", "--index", index}).out;
+  ASSERT_EQ(Testmap(ingest).rc, 0);
+  EXPECT_EQ(Testmap({"index", "dump", "--index", index}).out, before);
+  // A malformed timing file names its line and writes nothing.
+  std::string bad = dir + "/bad.json";
+  std::ofstream(bad) << "{\n\"a.py::t\": -1\n}";
+  auto rejected = Testmap({"ingest", "--index", index, bad});
+  EXPECT_NE(rejected.rc, 0);
+  EXPECT_NE(rejected.err.find(bad + ":2:"), std::string::npos) << rejected.err;
+  EXPECT_EQ(Testmap({"index", "dump", "--index", index}).out, before);
 }
 
 }  // namespace
