@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,7 +55,9 @@ inline std::string ScratchDir(const std::string& name) {
 
 // Runs argv (argv[0] searched in PATH) in `cwd`, stdout and stderr captured.
 inline CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& cwd = "") {
-  static int counter = 0;
+  // Atomic: tests call this from several threads, and two commands sharing
+  // an output file would read each other's (or an emptied) output.
+  static std::atomic<int> counter{0};
   auto base = fs::temp_directory_path() /
               ("testmap-cmd-" + std::to_string(getpid()) + "-" + std::to_string(++counter));
   std::string out_path = base.string() + ".out", err_path = base.string() + ".err";
