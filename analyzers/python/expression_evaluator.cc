@@ -378,6 +378,39 @@ Value Evaluator::EvalName(const std::string& name, TSNode node, const Locals* lo
   return Value::Unknown(name);
 }
 
+bool Evaluator::SnapshotListNamed(const std::string& q, Value::Kind* kind,
+                                  const std::vector<int>** indices) {
+  if (q.find("common_methods_invocations") == std::string::npos &&
+      q.find("common_modules") == std::string::npos && q.find("opinfo") == std::string::npos)
+    return false;
+  const TorchSnapshot* s = snapshot();
+  if (!s) return false;
+  std::string last = LastComponent(q);
+  if (auto it = s->op_lists.find(last); it != s->op_lists.end()) {
+    *kind = Value::Kind::kOpInfo;
+    *indices = &it->second;
+    return true;
+  }
+  if (auto it = s->module_lists.find(last); it != s->module_lists.end()) {
+    *kind = Value::Kind::kModuleInfo;
+    *indices = &it->second;
+    return true;
+  }
+  return false;
+}
+
+bool Evaluator::SnapshotList(TSNode n, Value::Kind* kind, const std::vector<int>** indices) {
+  if (Is(n, "identifier")) {
+    std::string name = Text(n);
+    if (model_.assignments.count(name) || model_.function_index.count(name) ||
+        !model_.imports.count(name))
+      return false;
+  } else if (!Is(n, "attribute")) {
+    return false;
+  }
+  return SnapshotListNamed(QualifiedName(n), kind, indices);
+}
+
 // Names imported from torch: dtypes, op/module lists, enum members.
 Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
   std::string last = LastComponent(q);
@@ -387,32 +420,22 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
       if (it != s->dtype_aliases.end()) return Value::Dtype(it->second);
     }
   }
-  if (q.find("common_methods_invocations") != std::string::npos ||
-      q.find("common_modules") != std::string::npos || q.find("opinfo") != std::string::npos) {
-    if (const TorchSnapshot* s = snapshot()) {
-      if (auto it = s->op_lists.find(last); it != s->op_lists.end()) {
-        std::vector<Value> items;
-        for (int i : it->second) {
-          Value v;
-          v.kind = Value::Kind::kOpInfo;
-          v.index = i;
-          v.text = s->ops[i].formatted_name;  // how test names spell it
-          items.push_back(v);
-        }
-        return Value::List(std::move(items));
-      }
-      if (auto it = s->module_lists.find(last); it != s->module_lists.end()) {
-        std::vector<Value> items;
-        for (int i : it->second) {
-          Value v;
-          v.kind = Value::Kind::kModuleInfo;
-          v.index = i;
-          v.text = s->modules[i].formatted_name;
-          items.push_back(v);
-        }
-        return Value::List(std::move(items));
-      }
+  Value::Kind kind;
+  const std::vector<int>* indices = nullptr;
+  if (SnapshotListNamed(q, &kind, &indices)) {
+    const TorchSnapshot* s = snapshot();
+    std::vector<Value> items;
+    items.reserve(indices->size());
+    for (int i : *indices) {
+      Value v;
+      v.kind = kind;
+      v.index = i;
+      // How test names spell it.
+      v.text =
+          kind == Value::Kind::kOpInfo ? s->ops[i].formatted_name : s->modules[i].formatted_name;
+      items.push_back(std::move(v));
     }
+    return Value::List(std::move(items));
   }
   if (q.rfind("torch.nn.", 0) == 0 && !last.empty() &&
       std::isupper(static_cast<unsigned char>(last[0]))) {
@@ -820,16 +843,42 @@ Value Evaluator::EvalComprehension(TSNode n, const Locals* locals) {
     for (size_t k = 1; compiled && k < clauses.size(); ++k)
       compiled = Is(clauses[k], "if_clause") &&
                  Compile(ts_node_named_child(clauses[k], 0), var, &conds[k - 1]);
-    Value seq = compiled ? Eval(Field(clauses[0], "right"), nullptr) : Value();
+    TSNode iterable = Field(clauses[0], "right");
+    auto keep_item = [&](const Value& item, bool* known) {
+      *known = true;
+      for (const Compiled& cond : conds) {
+        bool keep = Truthy(Run(cond, item), known);
+        if (!*known || !keep) return false;
+      }
+      return true;
+    };
+    // Over op_db or module_db: walk the snapshot's indices rather than
+    // copying a thousand OpInfo values per file.
+    Value::Kind kind;
+    const std::vector<int>* indices = nullptr;
+    if (compiled && SnapshotList(iterable, &kind, &indices)) {
+      const TorchSnapshot* s = snapshot();
+      Value item;
+      item.kind = kind;
+      for (int i : *indices) {
+        item.index = i;
+        item.text.clear();
+        bool known;
+        bool keep = keep_item(item, &known);
+        if (!known) return Value::Unknown(Text(n));
+        if (!keep) continue;
+        item.text =
+            kind == Value::Kind::kOpInfo ? s->ops[i].formatted_name : s->modules[i].formatted_name;
+        out.push_back(Run(compiled_body, item));
+      }
+      return Value::List(std::move(out));
+    }
+    Value seq = compiled ? Eval(iterable, nullptr) : Value();
     if (compiled && seq.kind == Value::Kind::kList) {
       for (const Value& item : seq.items) {
-        bool keep = true;
-        for (const Compiled& cond : conds) {
-          bool known;
-          keep = Truthy(Run(cond, item), &known);
-          if (!known) return Value::Unknown(Text(n));
-          if (!keep) break;
-        }
+        bool known;
+        bool keep = keep_item(item, &known);
+        if (!known) return Value::Unknown(Text(n));
         if (keep) out.push_back(Run(compiled_body, item));
       }
       return Value::List(std::move(out));

@@ -57,6 +57,10 @@ class Evaluator {
  private:
   Value EvalUncached(TSNode expr, const Locals* locals);
   Value AttributeOf(const Value& object, const std::string& attr);
+  // The snapshot's OpInfo/ModuleInfo list an expression names (`op_db`).
+  bool SnapshotList(TSNode n, Value::Kind* kind, const std::vector<int>** indices);
+  bool SnapshotListNamed(const std::string& qualified, Value::Kind* kind,
+                         const std::vector<int>** indices);
   struct Compiled;
   bool Compile(TSNode n, const std::string& var, Compiled* out);
   bool MentionsName(TSNode n, const std::string& name) const;
