@@ -65,6 +65,8 @@ class Evaluator {
   bool Compile(TSNode n, const std::string& var, Compiled* out);
   bool MentionsName(TSNode n, const std::string& name) const;
   Value Run(const Compiled& c, const Value& item);
+  bool EvalCompiledComprehension(TSNode n, TSNode body, const std::vector<TSNode>& clauses,
+                                 Value* result);
   Value EvalName(const std::string& name, TSNode node, const Locals* locals);
   Value EvalAttribute(TSNode node, const Locals* locals);
   Value EvalCall(TSNode node, const Locals* locals);
