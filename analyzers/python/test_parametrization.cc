@@ -265,18 +265,25 @@ class Expander {
     return ok;
   }
 
+  // What @ops and @modules both need: a device context and the snapshot.
+  const TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line, Evaluator::Args* args) {
+    if (ctx_.device_type.empty()) {
+      Problem(line, std::string("@") + name +
+                        " needs instantiate_device_type_tests (RuntimeError at import)");
+      return nullptr;
+    }
+    *args = ev_.EvalArgs(d);
+    const TorchSnapshot* snap = ev_.snapshot();
+    if (!snap)
+      Problem(line, std::string("@") + name + " needs a torch snapshot (see --torch-python)");
+    return snap;
+  }
+
   Instances Ops(TSNode d) {
     int line = ParsedModule::FirstLine(d);
-    if (ctx_.device_type.empty()) {
-      Problem(line, "@ops needs instantiate_device_type_tests (RuntimeError at import)");
-      return {};
-    }
-    Evaluator::Args args = ev_.EvalArgs(d);
-    const TorchSnapshot* snap = ev_.snapshot();
-    if (!snap) {
-      Problem(line, "@ops needs a torch snapshot (see --torch-python)");
-      return {};
-    }
+    Evaluator::Args args;
+    const TorchSnapshot* snap = InfoDecorator(d, "ops", line, &args);
+    if (!snap) return {};
     Value list = args.positional.empty() ? Value::Unknown("") : args.positional[0];
     if (auto it = args.keyword.find("op_list"); it != args.keyword.end()) list = it->second;
     if (list.kind != Value::Kind::kList) {
@@ -365,16 +372,9 @@ class Expander {
 
   Instances Modules(TSNode d) {
     int line = ParsedModule::FirstLine(d);
-    if (ctx_.device_type.empty()) {
-      Problem(line, "@modules needs instantiate_device_type_tests (RuntimeError at import)");
-      return {};
-    }
-    Evaluator::Args args = ev_.EvalArgs(d);
-    const TorchSnapshot* snap = ev_.snapshot();
-    if (!snap) {
-      Problem(line, "@modules needs a torch snapshot (see --torch-python)");
-      return {};
-    }
+    Evaluator::Args args;
+    const TorchSnapshot* snap = InfoDecorator(d, "modules", line, &args);
+    if (!snap) return {};
     Value list = args.positional.empty() ? Value::Unknown("") : args.positional[0];
     if (list.kind != Value::Kind::kList) {
       Problem(line, "cannot evaluate module list `" + list.text + "`");

@@ -21,10 +21,7 @@ std::vector<TimingRecord> ReadIndexTimings(const IndexStore& store) {
     r.source = store.dir() + " (run " + std::string(fields[1]) + ")";
     // pytest's own reading of outcomes, as the shard reader does.
     std::string outcome = rec.value("outcome", std::string("passed"));
-    r.outcome = outcome == "failed"                            ? Outcome::kFailed
-                : outcome == "error"                           ? Outcome::kError
-                : outcome == "skipped" || outcome == "crashed" ? Outcome::kSkipped
-                                                               : Outcome::kPassed;
+    r.outcome = OutcomeFromName(outcome);
     if (rec.contains("duration") && rec["duration"].is_number()) {
       r.seconds = rec["duration"].get<double>();
     } else {
@@ -41,16 +38,9 @@ std::vector<TimingRecord> ReadIndexTimings(const IndexStore& store) {
     r.id = rec.value("id", "");
     r.file = rec.value("file", "");
     r.cls = rec.value("class", "");
-    std::string level = rec.value("level", "test");
-    r.level = level == "file"    ? TimingLevel::kFile
-              : level == "class" ? TimingLevel::kClass
-                                 : TimingLevel::kTest;
+    r.level = TimingLevelFromName(rec.value("level", "test"));
     r.seconds = rec.value("seconds", 0.0);
-    std::string outcome = rec.value("outcome", "passed");
-    r.outcome = outcome == "failed"    ? Outcome::kFailed
-                : outcome == "error"   ? Outcome::kError
-                : outcome == "skipped" ? Outcome::kSkipped
-                                       : Outcome::kPassed;
+    r.outcome = OutcomeFromName(rec.value("outcome", "passed"));
     r.rerun = rec.value("rerun", false);
     r.job = rec.value("job", "");
     r.config = rec.value("config", "");

@@ -73,9 +73,8 @@ ParsedFile ReadOne(const std::string& path) {
 }
 
 std::string TimingRecordJson(const TimingRecord& r) {
-  static const char* kLevels[] = {"test", "class", "file"};
   return nlohmann::json{{"id", r.id},           {"file", r.file},
-                        {"class", r.cls},       {"level", kLevels[static_cast<int>(r.level)]},
+                        {"class", r.cls},       {"level", TimingLevelName(r.level)},
                         {"seconds", r.seconds}, {"outcome", OutcomeName(r.outcome)},
                         {"rerun", r.rerun},     {"job", r.job},
                         {"config", r.config},   {"feature", r.feature},

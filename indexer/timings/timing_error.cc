@@ -41,4 +41,28 @@ const char* OutcomeName(Outcome outcome) {
   return "unknown";
 }
 
+Outcome OutcomeFromName(const std::string& name) {
+  if (name == "failed") return Outcome::kFailed;
+  if (name == "error") return Outcome::kError;
+  if (name == "skipped" || name == "crashed") return Outcome::kSkipped;
+  return Outcome::kPassed;
+}
+
+const char* TimingLevelName(TimingLevel level) {
+  switch (level) {
+    case TimingLevel::kClass:
+      return "class";
+    case TimingLevel::kFile:
+      return "file";
+    default:
+      return "test";
+  }
+}
+
+TimingLevel TimingLevelFromName(const std::string& name) {
+  return name == "file"    ? TimingLevel::kFile
+         : name == "class" ? TimingLevel::kClass
+                           : TimingLevel::kTest;
+}
+
 }  // namespace testmap::indexer

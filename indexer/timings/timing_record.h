@@ -49,5 +49,12 @@ struct TimingRecord {
 
 // Human name of an outcome, as used in JSON output ("passed", "skipped"...).
 const char* OutcomeName(Outcome outcome);
+// The reverse, also reading pytest's and the tracer's spellings: "crashed"
+// counts as skipped (untimed), anything unknown as passed.
+Outcome OutcomeFromName(const std::string& name);
+
+// "test", "class" or "file", and back.
+const char* TimingLevelName(TimingLevel level);
+TimingLevel TimingLevelFromName(const std::string& name);
 
 }  // namespace testmap::indexer

@@ -13,13 +13,6 @@ namespace {
 constexpr const char* kFormat = "testmap-trace";
 constexpr int kVersion = 1;
 
-Outcome OutcomeOf(const std::string& outcome) {
-  if (outcome == "failed") return Outcome::kFailed;
-  if (outcome == "error") return Outcome::kError;
-  if (outcome == "skipped" || outcome == "crashed") return Outcome::kSkipped;
-  return Outcome::kPassed;
-}
-
 }  // namespace
 
 bool LooksLikeTraceShard(const std::string& text) {
@@ -70,7 +63,7 @@ std::vector<TimingRecord> ParseTraceShard(const std::string& text, const std::st
     r.cls = parts.cls;
     r.source = source;
     r.line = n;
-    r.outcome = OutcomeOf(rec.value("outcome", std::string("passed")));
+    r.outcome = OutcomeFromName(rec.value("outcome", std::string("passed")));
     const nlohmann::json& duration = rec.contains("duration") ? rec["duration"] : nlohmann::json();
     if (duration.is_null()) {
       r.outcome = Outcome::kSkipped;  // crashed: untimed
