@@ -4,8 +4,8 @@
 #include <string>
 
 #include "analyzers/python/expression_evaluator.h"
-#include "analyzers/python/test_collector.h"
-#include "analyzers/python/test_record.h"
+#include "analyzers/python/collector.h"
+#include "analyzers/python/scanned_test.h"
 
 namespace testmap::python {
 

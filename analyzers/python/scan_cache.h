@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/content_hash.h"
-#include "analyzers/python/test_record.h"
+#include "analyzers/python/scanned_test.h"
 
 namespace rocksdb {
 class DB;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/python/test_collector.h"
-#include "analyzers/python/test_record.h"
+#include "analyzers/python/collector.h"
+#include "analyzers/python/scanned_test.h"
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace testmap::python {

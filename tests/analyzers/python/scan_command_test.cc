@@ -6,14 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/analyzers/python/test_util.h"
+#include "tests/support/command.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
-using testmap::testing::RunCommand;
+using testmap::testing::Python;
 using testmap::testing::TempDir;
-
-const std::string kBin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
+using testmap::testing::Testmap;
 
 const char* kGood = R"(import unittest
 from torch.testing._internal.common_utils import TestCase, parametrize, instantiate_parametrized_tests
@@ -28,12 +28,11 @@ instantiate_parametrized_tests(TestGood)
 
 // CPython's own line for a syntax error: independent of tree-sitter.
 int PythonSyntaxErrorLine(const std::string& file) {
-  std::string out =
-      RunCommand(std::string("'") + TESTMAP_PYTHON +
-                 "' -c 'import sys\ntry:\n compile(open(sys.argv[1]).read(), \"f\", \"exec\")\n"
-                 "except SyntaxError as e:\n print(e.lineno)' '" +
-                 file + "'");
-  return std::atoi(out.c_str());
+  auto r = Python({"-c",
+                   "import sys\ntry:\n compile(open(sys.argv[1]).read(), 'f', 'exec')\n"
+                   "except SyntaxError as e:\n print(e.lineno)",
+                   file});
+  return std::atoi(r.out.c_str());
 }
 
 TEST(ScanCommand, BadFilesAreReportedWithFileAndLineAndTheRestIsScanned) {
@@ -42,14 +41,11 @@ TEST(ScanCommand, BadFilesAreReportedWithFileAndLineAndTheRestIsScanned) {
   std::string bad = d.Write("test_syntax.py", "import torch\n\n\ndef test_x(:\n    pass\n");
   d.Write("test_latin.py", std::string("def test_\xe9():\n    pass\n"));
   d.Write("test_empty.py", "");
-  std::filesystem::create_directory_symlink(d.path, d.path / "loop");
-  int status;
-  std::string cmd = "'" + kBin + "' scan '" + d.path.string() +
-                    "' --no-cache --snapshot /dev/null --format jsonl";
-  std::string out = RunCommand(cmd + " 2>'" + (d.path / "err").string() + "'", &status);
-  std::string err = RunCommand("cat '" + (d.path / "err").string() + "'");
-  EXPECT_EQ(status, 1) << err;
-  std::istringstream lines(out);
+  std::filesystem::create_directory_symlink(d.path(), d.path() / "loop");
+  auto r = Testmap({"scan", d.path().string(), "--no-cache", "--format", "jsonl"});
+  const std::string& err = r.err;
+  EXPECT_EQ(r.rc, 1) << err;
+  std::istringstream lines(r.out);
   std::vector<std::string> ids;
   for (std::string line; std::getline(lines, line);)
     ids.push_back(nlohmann::json::parse(line)["nodeid"]);
@@ -69,40 +65,42 @@ TEST(ScanCommand, BadFilesAreReportedWithFileAndLineAndTheRestIsScanned) {
 TEST(ScanCommand, CleanTreeExitsZeroAndFormatsAgree) {
   TempDir d;
   d.Write("test_good.py", kGood);
-  int status;
-  std::string base =
-      "'" + kBin + "' scan '" + d.path.string() + "' --no-cache --snapshot /dev/null";
-  std::string ids = RunCommand(base + " --format nodeids 2>/dev/null", &status);
-  EXPECT_EQ(status, 0);
-  EXPECT_EQ(ids, "test_good.py::TestGood::test_n_n_1\ntest_good.py::TestGood::test_n_n_2\n");
-  auto doc = nlohmann::json::parse(RunCommand(base + " --format json 2>/dev/null"));
+  std::vector<std::string> base = {"scan", d.path().string(), "--no-cache"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return Testmap(more);
+  };
+  auto ids = with({"--format", "nodeids"});
+  EXPECT_EQ(ids.rc, 0) << ids.err;
+  EXPECT_EQ(ids.out, "test_good.py::TestGood::test_n_n_1\ntest_good.py::TestGood::test_n_n_2\n");
+  auto doc = nlohmann::json::parse(with({"--format", "json"}).out);
   ASSERT_EQ(doc["tests"].size(), 2u);
   EXPECT_EQ(doc["tests"][1]["generic_id"], "test_good.py::TestGood::test_n");
   EXPECT_EQ(doc["tests"][1]["params"]["values"]["n"], "2");
-  std::string table = RunCommand(base + " 2>/dev/null");
+  std::string table = with({}).out;
   EXPECT_NE(table.find("2 tests in 1 files"), std::string::npos) << table;
 }
 
 TEST(ScanCommand, UnknownOptionIsAUsageError) {
-  int status;
-  RunCommand("'" + kBin + "' scan --bogus . 2>/dev/null", &status);
-  EXPECT_NE(status, 0);
-  EXPECT_NE(status, 1);
+  auto r = Testmap({"scan", "--bogus", "."});
+  EXPECT_EQ(r.rc, 2) << r.err;
 }
 
 TEST(ScanCommand, CacheServesUnchangedFilesAndRescansChangedOnes) {
   TempDir d, cache;
   d.Write("test_a.py", kGood);
   d.Write("test_b.py", kGood);
-  std::string base = "'" + kBin + "' scan '" + d.path.string() +
-                     "' --snapshot /dev/null --cache-dir '" + cache.path.string() +
-                     "' --format nodeids 2>/dev/null";
-  std::string first = RunCommand(base);
-  EXPECT_EQ(RunCommand(base), first);
+  auto scan = [&] {
+    return Testmap({"scan", d.path().string(), "--cache-dir", cache.path().string(), "--format",
+                    "nodeids"})
+        .out;
+  };
+  std::string first = scan();
+  EXPECT_EQ(scan(), first);
   // Change one file: its ids change, the other's are still served.
   d.Write("test_b.py", std::string(kGood) +
                            "\nclass TestMore(TestCase):\n    def test_m(self):\n        pass\n");
-  std::string third = RunCommand(base);
+  std::string third = scan();
   EXPECT_NE(third.find("test_b.py::TestMore::test_m"), std::string::npos) << third;
   EXPECT_NE(third.find("test_a.py::TestGood::test_n_n_1"), std::string::npos) << third;
 }

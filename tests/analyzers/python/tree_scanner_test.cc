@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "tests/analyzers/python/test_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace testmap::python {
 namespace {
@@ -21,10 +21,10 @@ TEST(DiscoverTestFiles, FollowsPytestNamingAndSkipsItsNorecursedirs) {
   d.Write("env/pyvenv.cfg", "");
   d.Write("env/test_g.py", "");
   std::vector<std::string> warnings;
-  auto files = DiscoverTestFiles({d.path.string()}, &warnings);
+  auto files = DiscoverTestFiles({d.path().string()}, &warnings);
   std::vector<std::string> rel;
   for (const auto& f : files)
-    rel.push_back(std::filesystem::path(f).lexically_relative(d.path).string());
+    rel.push_back(std::filesystem::path(f).lexically_relative(d.path()).string());
   EXPECT_EQ(rel, (std::vector<std::string>{"b_test.py", "sub/test_c.py", "test_a.py"}));
   EXPECT_TRUE(warnings.empty());
 }
@@ -32,9 +32,9 @@ TEST(DiscoverTestFiles, FollowsPytestNamingAndSkipsItsNorecursedirs) {
 TEST(DiscoverTestFiles, ReportsSymlinkLoopsAndMissingPaths) {
   testing::TempDir d;
   d.Write("pkg/test_a.py", "");
-  std::filesystem::create_directory_symlink(d.path / "pkg", d.path / "pkg" / "again");
+  std::filesystem::create_directory_symlink(d.path() / "pkg", d.path() / "pkg" / "again");
   std::vector<std::string> warnings;
-  auto files = DiscoverTestFiles({d.path.string(), (d.path / "nope").string()}, &warnings);
+  auto files = DiscoverTestFiles({d.path().string(), (d.path() / "nope").string()}, &warnings);
   EXPECT_EQ(files.size(), 1u);
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_NE(warnings[0].find("symlink loop"), std::string::npos) << warnings[0];

@@ -1,4 +1,4 @@
-#include "analyzers/python/test_parametrization.h"
+#include "analyzers/python/parametrization.h"
 
 #include <algorithm>
 #include <map>
@@ -266,7 +266,8 @@ class Expander {
   }
 
   // What @ops and @modules both need: a device context and the snapshot.
-  const torch_snapshot::TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line, Evaluator::Args* args) {
+  const torch_snapshot::TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line,
+                                                     Evaluator::Args* args) {
     if (ctx_.device_type.empty()) {
       Problem(line, std::string("@") + name +
                         " needs instantiate_device_type_tests (RuntimeError at import)");

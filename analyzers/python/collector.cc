@@ -1,4 +1,4 @@
-#include "analyzers/python/test_collector.h"
+#include "analyzers/python/collector.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,9 +6,9 @@
 #include <optional>
 #include <set>
 
+#include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
 #include "analyzers/python/source_hash.h"
-#include "analyzers/python/test_parametrization.h"
 
 namespace testmap::python {
 
