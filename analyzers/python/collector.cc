@@ -20,11 +20,6 @@ std::string DeviceSpec::class_suffix() const {
 
 namespace {
 
-std::string LastComponent(const std::string& q) {
-  size_t dot = q.rfind('.');
-  return dot == std::string::npos ? q : q.substr(dot + 1);
-}
-
 bool StartsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 // An attribute of a class as the running module would have it.
@@ -261,7 +256,7 @@ class Collector {
     if (!fn) return false;
     for (TSNode d : fn->decorators) {
       if (!Is(d, "call")) continue;
-      std::string q = ev_.QualifiedName(Field(d, "function"));
+      std::string q = ev_.CalleeName(d);
       std::string last = LastComponent(q);
       if (StartsWith(q, "pytest")) continue;
       if (last == "parametrize" || last == "ops" || last == "modules" || last == "reparametrize")
@@ -285,7 +280,7 @@ class Collector {
       }
       Member generic = *m;
       classes_[c].Erase(name);
-      Expansion ex = ExpandTest(ev_, *generic.fn, DeviceContext{});
+      Expansion ex = ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
       for (const Instance& inst : ex.instances) {
         std::string full = generic.fn->name + "_" + inst.suffix;
@@ -365,7 +360,7 @@ class Collector {
         const Member& m = classes_[g].members.at(name);
         if (!m.fn) continue;  // a non-function test* attribute: inspect fails at import
         DeviceContext ctx{dev.type, dev.type == "privateuse1" ? dev.method_name : dev.type};
-        Expansion ex = ExpandTest(ev_, *m.fn, ctx);
+        Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in);
         for (const auto& [l, p] : ex.problems) Warn(l, p);
         for (const Instance& inst : ex.instances) {
           std::string test_name = name + (inst.suffix.empty() ? "" : "_" + inst.suffix) + "_" +

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "analyzers/python/expression_evaluator.h"
 #include "analyzers/python/collector.h"
+#include "analyzers/python/expression_evaluator.h"
 #include "analyzers/python/scanned_test.h"
 
 namespace testmap::python {

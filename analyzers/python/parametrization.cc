@@ -7,11 +7,6 @@
 namespace testmap::python {
 namespace {
 
-std::string LastComponent(const std::string& q) {
-  size_t dot = q.rfind('.');
-  return dot == std::string::npos ? q : q.substr(dot + 1);
-}
-
 bool IsTorchName(const std::string& q, const char* name) {
   return LastComponent(q) == name && q.rfind("pytest", 0) != 0;
 }
@@ -63,8 +58,8 @@ std::vector<std::string> DtypeNames(const Value& v, bool* ok) {
 
 class Expander {
  public:
-  Expander(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx)
-      : ev_(ev), fn_(fn), ctx_(ctx) {}
+  Expander(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx, const ClassDef* cls)
+      : ev_(ev), fn_(fn), ctx_(ctx), cls_(cls) {}
 
   Expansion Run() {
     // Decorators apply bottom-up: the lowest parametrizer is the "old" one.
@@ -74,10 +69,14 @@ class Expander {
     for (auto it = fn_.decorators.rbegin(); it != fn_.decorators.rend(); ++it) {
       TSNode d = *it;
       if (!Is(d, "call")) continue;
-      std::string q = ev_.QualifiedName(Field(d, "function"));
+      std::string q = ev_.CalleeName(d);
       std::string last = LastComponent(q);
       int line = ParsedModule::FirstLine(d);
       Instances produced;
+      // Class attributes are visible to a decorator only if it reads them
+      // (evaluating with locals gives up the per-file memo).
+      scope_ = cls_ ? ev_.ClassScope(*cls_) : nullptr;
+      if (scope_ && !ev_.Mentions(d, *scope_)) scope_ = nullptr;
       if (IsTorchName(q, "parametrize")) {
         produced = Parametrize(d);
       } else if (IsTorchName(q, "ops")) {
@@ -86,7 +85,7 @@ class Expander {
         produced = Modules(d);
       } else if (last == "dtypes" || last.rfind("dtypesIf", 0) == 0) {
         if (q.rfind("pytest", 0) == 0) continue;
-        Evaluator::Args args = ev_.EvalArgs(d);
+        Evaluator::Args args = ev_.CallArgs(d, scope_);
         std::string key = "all";
         if (last != "dtypes") {
           key = last.substr(8);
@@ -160,7 +159,7 @@ class Expander {
 
   Instances Parametrize(TSNode d) {
     int line = ParsedModule::FirstLine(d);
-    Evaluator::Args args = ev_.EvalArgs(d);
+    Evaluator::Args args = ev_.CallArgs(d, scope_);
     auto arg = [&](size_t pos, const char* kw) -> const Value* {
       if (args.positional.size() > pos) return &args.positional[pos];
       auto it = args.keyword.find(kw);
@@ -273,7 +272,7 @@ class Expander {
                         " needs instantiate_device_type_tests (RuntimeError at import)");
       return nullptr;
     }
-    *args = ev_.EvalArgs(d);
+    *args = ev_.CallArgs(d, scope_);
     const torch_snapshot::TorchSnapshot* snap = ev_.snapshot();
     if (!snap)
       Problem(line, std::string("@") + name + " needs a torch snapshot (see --torch-python)");
@@ -424,13 +423,16 @@ class Expander {
   Evaluator& ev_;
   const FunctionDef& fn_;
   const DeviceContext& ctx_;
+  const ClassDef* cls_;
+  const Evaluator::Locals* scope_ = nullptr;
   Expansion ex_;
 };
 
 }  // namespace
 
-Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx) {
-  return Expander(ev, fn, ctx).Run();
+Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx,
+                     const ClassDef* cls) {
+  return Expander(ev, fn, ctx, cls).Run();
 }
 
 std::string DtypeSuffix(const Instance& inst) {

@@ -34,8 +34,10 @@ struct DeviceContext {
 };
 
 // Expands one generic test function's parametrization decorators (not the
-// device or dtype suffix placement, which the caller does).
-Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx);
+// device or dtype suffix placement, which the caller does). `cls` is the
+// class that defines `fn`, whose attributes its decorators may read.
+Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx,
+                     const ClassDef* cls = nullptr);
 
 // The dtypes suffix of an instance: `_float32` or `_float32_int64`, or ``.
 std::string DtypeSuffix(const Instance& inst);

@@ -175,7 +175,8 @@ std::optional<FileScan> ScanCache::Get(const core::Hash128& content, const core:
   return scan;
 }
 
-void ScanCache::Put(const core::Hash128& content, const core::Hash128& context, const FileScan& scan) {
+void ScanCache::Put(const core::Hash128& content, const core::Hash128& context,
+                    const FileScan& scan) {
   std::string value = EncodeFileScan(scan);
   std::lock_guard<std::mutex> lock(mu_);
   pending_.emplace_back(Key(content, context), std::move(value));

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/content_hash.h"
 #include "analyzers/python/scanned_test.h"
+#include "core/content_hash.h"
 
 namespace rocksdb {
 class DB;

@@ -15,10 +15,10 @@
 #include <sstream>
 #include <thread>
 
-#include "core/content_hash.h"
 #include "analyzers/python/file_scanner.h"
 #include "analyzers/python/python_parser.h"
 #include "analyzers/python/scan_cache.h"
+#include "core/content_hash.h"
 
 namespace fs = std::filesystem;
 
@@ -140,7 +140,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   if (snapshot_path.empty() && !options.torch_python.empty()) {
     try {
       snapshot_path = torch_snapshot::EnsureTorchSnapshot(
-          options.torch_python, options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir);
+          options.torch_python,
+          options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir);
     } catch (const std::exception& e) {
       snapshot_error = e.what();
     }
@@ -152,7 +153,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
     std::call_once(snapshot_once, [&] {
       if (snapshot_path.empty()) return;
       try {
-        snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(torch_snapshot::LoadTorchSnapshot(snapshot_path));
+        snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(
+            torch_snapshot::LoadTorchSnapshot(snapshot_path));
       } catch (const std::exception& e) {
         snapshot_load_error = e.what();
       }
@@ -163,7 +165,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   std::string context_text = std::string(kScannerVersion) + "\n" + snapshot_path + "\n";
   if (!options.snapshot_file.empty()) {
     std::string bytes;
-    if (ReadFile(options.snapshot_file, &bytes)) context_text += core::HexDigest(core::ContentHash(bytes));
+    if (ReadFile(options.snapshot_file, &bytes))
+      context_text += core::HexDigest(core::ContentHash(bytes));
   }
   for (const auto& d : options.collect.devices) context_text += d.type + "=" + d.method_name + ";";
   core::Hash128 context = core::ContentHash(context_text);

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +21,30 @@ namespace testmap::torch_snapshot {
 // stay bitmasks until used, which keeps loading a snapshot cheap.
 using DtypeMask = uint64_t;
 
+// A Python value as the snapshot records it (snapshot_torch.py's plain()):
+// what a filter such as `op.ref is not None` or `op.domain != (None, None)`
+// can compare. Functions, dicts and other objects are kObject with their
+// truthiness; kAbsent marks an attribute the object does not have.
+struct PlainValue {
+  enum class Kind : uint8_t { kAbsent, kNone, kBool, kInt, kFloat, kStr, kDtype, kList, kObject };
+  Kind kind = Kind::kAbsent;
+  bool truthy = false;  // kBool's value; kObject's bool()
+  int64_t i = 0;
+  double f = 0;
+  std::string s;  // kStr's value; kDtype's torch name
+  std::vector<PlainValue> items;
+};
+
+// A legacy dtype helper that takes arguments (`get_all_dtypes(include_bool=
+// False)`, `get_all_math_dtypes("cpu")`): its parameters and its result for
+// each argument combination, keyed by the arguments joined with ','
+// (`True,False,...` or `cpu`).
+struct DtypeHelperCall {
+  std::vector<std::string> params;
+  std::vector<std::optional<bool>> defaults;  // nullopt: no default (a device string)
+  std::map<std::string, std::vector<std::string>> results;
+};
+
 struct OpInfoEntry {
   std::string name;               // `nn.functional.relu`
   std::string variant_test_name;  // `` or `with_dim`...
@@ -26,7 +52,10 @@ struct OpInfoEntry {
   std::string aten_name;
   std::vector<DtypeMask> dtypes, backward_dtypes;  // per TorchSnapshot::device_types
   DtypeMask dtypes_default = 0, dtypes_if_cuda = 0;
-  uint64_t flags = 0;  // bit i: TorchSnapshot::op_flags[i] is True
+  uint64_t flags = 0;    // bit i: TorchSnapshot::op_flags[i] is True
+  int cls = -1;          // index into TorchSnapshot::op_classes
+  std::string attr_row;  // attribute values, encoded; see TorchSnapshot::OpAttribute
+  mutable std::vector<PlainValue> attrs;  // decoded: aligned with op_attr_names
 };
 
 struct ModuleInfoEntry {
@@ -35,6 +64,10 @@ struct ModuleInfoEntry {
   std::string module_cls;      // `torch.nn.Linear`
   bool train_and_eval_differ = false;
   std::vector<DtypeMask> dtypes;  // per TorchSnapshot::device_types
+  std::string attr_row;
+  mutable std::vector<PlainValue> attrs;  // decoded: aligned with module_attr_names
+  // inspect.signature(module_cls).parameters, when inspect could read it.
+  std::optional<std::vector<std::string>> ctor_params;
 };
 
 // One operator overload of the dispatcher's registry (after importing
@@ -58,9 +91,24 @@ struct TorchSnapshot {
   std::map<std::string, std::vector<int>> op_lists;  // `op_db` -> indices into ops
   std::vector<ModuleInfoEntry> modules;
   std::map<std::string, std::vector<int>> module_lists;
+  std::vector<std::string> op_attr_names, module_attr_names;  // sorted
+  std::vector<std::vector<std::string>> op_classes;           // class names of an OpInfo's MRO
+  std::map<std::string, DtypeHelperCall> dtype_helper_calls;
+  // Plain constants of torch.testing._internal.* modules, by module:
+  // `torch.testing._internal.common_utils` -> {`TEST_WITH_ROCM`: False}.
+  std::map<std::string, std::map<std::string, PlainValue>> module_constants;
+  // dir() of each of those modules, sorted: what `from M import X` finds.
+  std::map<std::string, std::vector<std::string>> module_names;
+  std::map<std::string, std::vector<std::string>> module_alls;  // `torch._refs` -> __all__
   std::vector<std::string> operator_kernel_keys;  // `CompositeImplicitAutograd`, `CPU`, ...
   std::vector<OperatorEntry> operators;           // sorted by name
+  std::string path;                               // the file it was loaded from
 
+ private:
+  void DecodeAttributes() const;
+  std::shared_ptr<std::once_flag> attrs_once_ = std::make_shared<std::once_flag>();
+
+ public:
   // Dtypes of an OpInfo/ModuleInfo on `device_type`; device types the
   // snapshot has no table for (privateuse1 backends) use the default table.
   std::vector<std::string> OpDtypes(const OpInfoEntry& op, const std::string& device_type,
@@ -70,6 +118,17 @@ struct TorchSnapshot {
   std::vector<std::string> Decode(DtypeMask mask) const;
   // An OpInfo flag (`supports_out`...), if the snapshot records it.
   std::optional<bool> OpFlag(const OpInfoEntry& op, const std::string& flag) const;
+
+  // An instance attribute of an OpInfo/ModuleInfo; nullptr if the snapshot
+  // has no column of that name (kAbsent if this object lacks it). The
+  // attribute tables are decoded on first use (once, thread-safe): most
+  // files never filter on attributes, and decoding ~150k values would
+  // otherwise be a third of a small scan's time.
+  const PlainValue* OpAttribute(const OpInfoEntry& op, std::string_view name) const;
+  const PlainValue* ModuleAttribute(const ModuleInfoEntry& m, std::string_view name) const;
+  // Whether `from module import name` succeeds; nullopt if the snapshot
+  // does not know `module`.
+  std::optional<bool> ModuleHasName(const std::string& module, std::string_view name) const;
 
   // The registry entry of a canonical overload name, or nullptr.
   const OperatorEntry* FindOperator(std::string_view canonical) const;
