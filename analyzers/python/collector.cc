@@ -8,6 +8,7 @@
 
 #include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
+#include "analyzers/python/setattr_tests.h"
 #include "analyzers/python/source_hash.h"
 
 namespace testmap::python {
@@ -28,6 +29,7 @@ struct Member {
   Kind kind = Kind::kAttribute;
   const FunctionDef* fn = nullptr;  // defining function (generated: the generic one)
   const ClassDef* defined_in = nullptr;
+  const Evaluator::Locals* closure = nullptr;  // added by setattr: names its def closes over
   bool callable = false;
   // Generated tests only:
   Instance instance;
@@ -81,7 +83,7 @@ class Collector {
  public:
   Collector(const ParsedModule& m, const ModuleModel& model, Evaluator& ev, const CollectOptions& o,
             FileScan& scan)
-      : m_(m), model_(model), ev_(ev), options_(o), scan_(scan) {}
+      : m_(m), model_(model), ev_(ev), options_(o), scan_(scan), setattr_(m, model, ev) {}
 
   void Run() {
     for (const auto& [line, note] : model_.notes) Warn(line, note);
@@ -131,9 +133,35 @@ class Collector {
         DefineClass(model_.classes[s.index]);
         break;
       case Statement::Kind::kCall:
-        Call(s.node);
+        if (setattr_.Wants(s))
+          AddTests(s);
+        else
+          Call(s.node);
+        break;
+      case Statement::Kind::kBlock:
+        AddTests(s);
         break;
     }
+  }
+
+  // Import-time code that adds tests to classes with setattr.
+  void AddTests(const Statement& s) {
+    std::vector<AddedTest> added;
+    std::string why;
+    int line = 0;
+    bool complete = setattr_.Run(
+        s, [&](const std::string& name) { return ClassBound(name); }, &added, &why, &line);
+    for (const AddedTest& t : added) {
+      Member m;
+      m.kind = Member::Kind::kFunction;
+      m.fn = t.fn;
+      m.closure = t.scope;
+      m.callable = true;
+      classes_[t.cls].Set(t.name, std::move(m));
+    }
+    if (!complete)
+      Warn(line, "tests added with setattr by `" + Collapse(m_.Text(s.node)).substr(0, 80) +
+                     "` may be missing: " + why);
   }
 
   void DefineClass(const ClassDef& def) {
@@ -280,7 +308,8 @@ class Collector {
       }
       Member generic = *m;
       classes_[c].Erase(name);
-      Expansion ex = ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in);
+      Expansion ex =
+          ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in, generic.closure);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
       for (const Instance& inst : ex.instances) {
         std::string full = generic.fn->name + "_" + inst.suffix;
@@ -360,7 +389,7 @@ class Collector {
         const Member& m = classes_[g].members.at(name);
         if (!m.fn) continue;  // a non-function test* attribute: inspect fails at import
         DeviceContext ctx{dev.type, dev.type == "privateuse1" ? dev.method_name : dev.type};
-        Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in);
+        Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in, m.closure);
         for (const auto& [l, p] : ex.problems) Warn(l, p);
         for (const Instance& inst : ex.instances) {
           std::string test_name = name + (inst.suffix.empty() ? "" : "_" + inst.suffix) + "_" +
@@ -579,6 +608,7 @@ class Collector {
   std::map<std::string, Binding> ns_;
   std::vector<std::string> ns_order_;
   std::map<const FunctionDef*, std::string> hashes_;
+  SetattrRunner setattr_;
 };
 
 }  // namespace

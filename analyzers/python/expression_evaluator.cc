@@ -226,10 +226,10 @@ const Evaluator::Locals* Evaluator::ClassScope(const ClassDef& c) {
   return it->second.empty() ? nullptr : &it->second;
 }
 
-bool Evaluator::Mentions(TSNode n, const Locals& names) const {
-  if (Is(n, "identifier")) return names.count(std::string(module_.Text(n))) > 0;
+bool Evaluator::Mentions(TSNode n, const std::function<bool(const std::string&)>& is_name) const {
+  if (Is(n, "identifier")) return is_name(std::string(module_.Text(n)));
   for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i)
-    if (Mentions(ts_node_named_child(n, i), names)) return true;
+    if (Mentions(ts_node_named_child(n, i), is_name)) return true;
   return false;
 }
 

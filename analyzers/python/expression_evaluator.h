@@ -80,8 +80,8 @@ class Evaluator {
   // filter(...))`), evaluated in order as the class body runs; decorators
   // of its methods may read them. Null when the class binds none.
   const Locals* ClassScope(const ClassDef& c);
-  // Whether `n` reads any of `names`.
-  bool Mentions(TSNode n, const Locals& names) const;
+  // Whether `n` reads a name for which `is_name` holds.
+  bool Mentions(TSNode n, const std::function<bool(const std::string&)>& is_name) const;
 
   std::string Text(TSNode n) const { return std::string(module_.Text(n)); }
 

@@ -58,8 +58,9 @@ std::vector<std::string> DtypeNames(const Value& v, bool* ok) {
 
 class Expander {
  public:
-  Expander(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx, const ClassDef* cls)
-      : ev_(ev), fn_(fn), ctx_(ctx), cls_(cls) {}
+  Expander(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx, const ClassDef* cls,
+           const Evaluator::Locals* closure)
+      : ev_(ev), fn_(fn), ctx_(ctx), cls_(cls), closure_(closure) {}
 
   Expansion Run() {
     // Decorators apply bottom-up: the lowest parametrizer is the "old" one.
@@ -75,8 +76,13 @@ class Expander {
       Instances produced;
       // Class attributes are visible to a decorator only if it reads them
       // (evaluating with locals gives up the per-file memo).
-      scope_ = cls_ ? ev_.ClassScope(*cls_) : nullptr;
-      if (scope_ && !ev_.Mentions(d, *scope_)) scope_ = nullptr;
+      scope_ = closure_;
+      if (!closure_ && cls_ && ev_.Mentions(d, [&](const std::string& name) {
+            for (const ClassMember& m : cls_->members)
+              if (m.kind == ClassMember::Kind::kAttribute && m.name == name) return true;
+            return false;
+          }))
+        scope_ = ev_.ClassScope(*cls_);
       if (IsTorchName(q, "parametrize")) {
         produced = Parametrize(d);
       } else if (IsTorchName(q, "ops")) {
@@ -424,6 +430,7 @@ class Expander {
   const FunctionDef& fn_;
   const DeviceContext& ctx_;
   const ClassDef* cls_;
+  const Evaluator::Locals* closure_;
   const Evaluator::Locals* scope_ = nullptr;
   Expansion ex_;
 };
@@ -431,8 +438,8 @@ class Expander {
 }  // namespace
 
 Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx,
-                     const ClassDef* cls) {
-  return Expander(ev, fn, ctx, cls).Run();
+                     const ClassDef* cls, const Evaluator::Locals* closure) {
+  return Expander(ev, fn, ctx, cls, closure).Run();
 }
 
 std::string DtypeSuffix(const Instance& inst) {
