@@ -1,6 +1,7 @@
 // Scanning one Python test file: decode checks, parse, model, collect.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "analyzers/python/collector.h"
@@ -8,6 +9,9 @@
 #include "analyzers/python/scanned_test.h"
 
 namespace testmap::python {
+
+// Syntax trees deeper than this are refused before any recursive walk.
+inline constexpr uint32_t kMaxSyntaxDepth = 1000;
 
 // Scans `source` (the file's bytes) as the module at `rel_path` (relative to
 // the scan root, as in node ids). Never throws on bad input: an unreadable

@@ -143,7 +143,7 @@ class ModelBuilder {
       // `if __name__ == "__main__":` runs nothing at import; other
       // conditional definitions depend on the environment.
       TSNode cond = Field(s, "condition");
-      if (m_.Text(cond).find("__name__") == std::string_view::npos)
+      if (m_.Text(cond).find("__name__") == std::string_view::npos && !OnlyImports(s))
         model_.notes.push_back({ParsedModule::FirstLine(s),
                                 "definitions under `if " + Str(cond) + ":` are not followed"});
     } else if (Is(s, "for_statement") && m_.Text(s).find("setattr(") != std::string_view::npos) {
@@ -154,6 +154,23 @@ class ModelBuilder {
       model_.notes.push_back(
           {ParsedModule::FirstLine(s), "definitions inside a top-level block are not followed"});
     }
+  }
+
+  // `if TEST_SCIPY: import scipy`: a block that only imports defines no
+  // test, whichever way its condition goes.
+  bool OnlyImports(TSNode n) const {
+    for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (ts_node_eq(ch, Field(n, "condition"))) continue;
+      std::string_view t = ts_node_type(ch);
+      if (t == "block" || t == "else_clause" || t == "elif_clause") {
+        if (!OnlyImports(ch)) return false;
+      } else if (t != "import_statement" && t != "import_from_statement" && t != "comment" &&
+                 t != "pass_statement") {
+        return false;
+      }
+    }
+    return true;
   }
 
   void Delete(TSNode t) {

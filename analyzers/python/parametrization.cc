@@ -74,6 +74,7 @@ class Expander {
       std::string last = LastComponent(q);
       int line = ParsedModule::FirstLine(d);
       Instances produced;
+      uint64_t misses = ev_.snapshot_misses();
       // Class attributes are visible to a decorator only if it reads them
       // (evaluating with locals gives up the per-file memo).
       scope_ = closure_;
@@ -108,10 +109,12 @@ class Expander {
         if (dtype_tables.count(key))
           Problem(line, "dtypes redefinition for " + key + " (AssertionError at import)");
         dtype_tables[key] = {Value::List(args.positional), line};
+        if (ev_.snapshot_misses() != misses) return MissingMetadata(d);
         continue;
       } else {
         continue;
       }
+      if (ev_.snapshot_misses() != misses) return MissingMetadata(d);
       if (produced.empty() && !ex_.problems.empty()) return Finish({});
       acc = have_parametrizer ? Compose(acc, produced, ex_, line) : produced;
       have_parametrizer = true;
@@ -154,6 +157,17 @@ class Expander {
   }
 
  private:
+  // A decorator whose values needed torch's metadata and found none: its
+  // tests would come out with made-up names (`dtype0` for torch.float32),
+  // so there are none, and a problem says why.
+  Expansion MissingMetadata(TSNode d) {
+    std::string text = ev_.Text(d);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    Problem(ParsedModule::FirstLine(d),
+            "these tests need torch's metadata, which is unavailable: @" + text);
+    return Finish({});
+  }
+
   Expansion Finish(Instances instances) {
     ex_.instances = std::move(instances);
     return std::move(ex_);
@@ -281,7 +295,8 @@ class Expander {
     *args = ev_.CallArgs(d, scope_);
     const torch_snapshot::TorchSnapshot* snap = ev_.snapshot();
     if (!snap)
-      Problem(line, std::string("@") + name + " needs a torch snapshot (see --torch-python)");
+      Problem(line, std::string("@") + name +
+                        " needs torch's metadata, which is unavailable (see --torch-python)");
     return snap;
   }
 

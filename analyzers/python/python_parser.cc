@@ -41,6 +41,30 @@ std::optional<int> ParsedModule::FirstSyntaxErrorLine() const {
   }
 }
 
+bool ParsedModule::DeeperThan(uint32_t limit) const {
+  TSTreeCursor cursor = ts_tree_cursor_new(root());
+  uint32_t depth = 0;
+  bool deeper = false;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      if (++depth > limit) {
+        deeper = true;
+        break;
+      }
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return false;
+      }
+      --depth;
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return deeper;
+}
+
 std::optional<size_t> FirstInvalidUtf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   size_t i = 0, n = s.size();

@@ -49,12 +49,17 @@ struct Diagnostic {
 };
 
 // The scan of one file. `skipped` means the file could not be analysed at
-// all (unreadable, not UTF-8, syntax error); its tests are then unknown.
+// all (unreadable, not UTF-8, syntax error, too large); its tests are then
+// unknown.
 struct FileScan {
   std::string path;  // relative to the scan root, '/'-separated, as in node ids
   std::vector<TestRecord> tests;
   std::vector<Diagnostic> diagnostics;
   bool skipped = false;
+  // Some tests pytest would collect may be missing or unsure (a decorator
+  // that could not be evaluated, torch metadata unavailable, import-time
+  // code not followed); the warnings say where.
+  bool incomplete = false;
 };
 
 }  // namespace testmap::python

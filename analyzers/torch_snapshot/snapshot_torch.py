@@ -184,6 +184,19 @@ def module_constants(modules):
     return out
 
 
+def module_names(modules):
+    """What `from M import X` finds in each module: dir(M), and for a
+    package the submodules it has on disk, imported or not."""
+    import pkgutil
+    out = {}
+    for name, mod in modules.items():
+        names = {k for k in dir(mod) if isinstance(k, str)}
+        for info in pkgutil.iter_modules(getattr(mod, "__path__", None) or []):
+            names.add(info.name)
+        out[name] = " ".join(sorted(names))
+    return out
+
+
 def module_alls():
     """`__all__` of torch._refs* and torch._prims*: test files list ops from it."""
     out = {}
@@ -335,8 +348,7 @@ def main():
         "module_attr_names": module_attr_names,
         "dtype_helper_calls": dtype_helper_calls(),
         "module_constants": module_constants(test_modules),
-        "module_names": {name: " ".join(sorted(k for k in dir(mod) if isinstance(k, str)))
-                         for name, mod in test_modules.items()},
+        "module_names": module_names(test_modules),
         "module_alls": module_alls(),
         "operator_kernel_keys": list(OPERATOR_KERNEL_KEYS),
         "operators": operator_registry(),

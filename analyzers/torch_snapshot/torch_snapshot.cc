@@ -398,12 +398,38 @@ std::string DefaultCacheDir() {
   return ".testmap-cache";
 }
 
+std::string DefaultTorchPython(std::string* why) {
+  auto pick = [&](std::string python, const char* source) {
+    if (why) *why = source;
+    return python;
+  };
+  if (const char* venv = std::getenv("VIRTUAL_ENV"); venv && *venv) {
+    fs::path p = fs::path(venv) / "bin" / "python";
+    std::error_code ec;
+    if (fs::exists(p, ec)) return pick(p.string(), "the active virtualenv ($VIRTUAL_ENV)");
+  }
+  if (const char* env = std::getenv("TESTMAP_PYTHON"); env && *env)
+    return pick(env, "$TESTMAP_PYTHON");
+  return pick(TESTMAP_DEFAULT_PYTHON, "the Python testmap was built with");
+}
+
 std::string EnsureTorchSnapshot(const std::string& python, const std::string& cache_dir) {
+  if (python.find('/') != std::string::npos) {
+    std::error_code ec;
+    if (!fs::exists(python, ec)) throw std::runtime_error(python + ": no such Python");
+  }
   // Locating torch without importing it takes milliseconds; importing it
   // takes seconds, so that only happens when the snapshot is missing.
-  std::string origin =
-      RunCapture({python, "-c", "import importlib.util as u; print(u.find_spec('torch').origin)"});
+  std::string origin;
+  try {
+    origin = RunCapture({python, "-c",
+                         "import importlib.util as u; s = u.find_spec('torch'); "
+                         "print(s.origin if s else '')"});
+  } catch (const std::exception&) {
+    throw std::runtime_error(python + ": cannot run this Python");
+  }
   while (!origin.empty() && (origin.back() == '\n' || origin.back() == '\r')) origin.pop_back();
+  if (origin.empty()) throw std::runtime_error(python + " has no torch installed");
   fs::path version_py = fs::path(origin).parent_path() / "version.py";
   std::string key =
       core::HexDigest(core::ContentHash(ReadFile(version_py.string()) + kSnapshotScript));

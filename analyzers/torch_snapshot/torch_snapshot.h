@@ -146,8 +146,16 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path);
 // Returns the path of a snapshot for the torch that `python` imports,
 // creating it under `cache_dir` when missing. The cache key is torch's
 // version.py content, so reinstalling another torch invalidates it without
-// importing torch on the fast path. Throws std::runtime_error on failure.
+// importing torch on the fast path. Throws std::runtime_error with one line
+// naming `python` when it does not exist or has no torch, and with the
+// snapshot script's error output when taking the snapshot fails.
 std::string EnsureTorchSnapshot(const std::string& python, const std::string& cache_dir);
+
+// The Python whose torch is snapshotted when the user names none: the
+// active virtualenv's ($VIRTUAL_ENV/bin/python), else $TESTMAP_PYTHON,
+// else the Python testmap was configured with (CMake's TESTMAP_PYTHON).
+// `why` says which of them it is, for messages.
+std::string DefaultTorchPython(std::string* why = nullptr);
 
 // The default cache directory: $TESTMAP_CACHE_DIR, else
 // $XDG_CACHE_HOME/testmap, else ~/.cache/testmap.

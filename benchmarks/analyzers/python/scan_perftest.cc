@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "analyzers/python/python_parser.h"
-#include "analyzers/torch_snapshot/torch_snapshot.h"
 #include "analyzers/python/tree_scanner.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace fs = std::filesystem;
 namespace py = testmap::python;
@@ -88,7 +88,7 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
            const std::string& bin, const std::string& snapshot, bool run_pytest) {
   int cores = static_cast<int>(std::thread::hardware_concurrency());
   std::vector<std::string> warnings;
-  std::vector<std::string> files = py::DiscoverTestFiles({dir}, &warnings);
+  std::vector<std::string> files = py::DiscoverTestFiles({dir}, &warnings, &warnings);
   size_t bytes = 0, tests = 0, tests_warm = 0, tests1 = 0;
   double parse = ParseOnly(files, cores, &bytes);
   double parse1 = ParseOnly(files, 1, &bytes);
@@ -139,7 +139,8 @@ int main(int argc, char** argv) {
   std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
   std::string python = TESTMAP_PYTHON;
   std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
-  std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(python, testmap::torch_snapshot::DefaultCacheDir());
+  std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
+      python, testmap::torch_snapshot::DefaultCacheDir());
 
   Bench("example suite", suite, python, bin, snapshot, run_pytest);
 
