@@ -596,13 +596,13 @@ class Collector {
   void Describe(const FunctionDef* fn, const std::vector<TSNode>& class_decorators, TestRecord& r) {
     for (TSNode d : class_decorators) {
       std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
-      if (IsSkipDecorator(q)) r.skips.push_back(Collapse(m_.Text(d)));
+      if (IsSkipDecorator(q)) r.skips.push_back(DecoratorText(d));
     }
     if (!fn) return;
     r.line_start = ParsedModule::FirstLine(fn->outer);
     r.line_end = ParsedModule::LastLine(fn->outer);
     for (TSNode d : fn->decorators) {
-      std::string text = Collapse(m_.Text(d));
+      const std::string& text = DecoratorText(d);
       r.decorators.push_back(text);
       std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
       if (IsSkipDecorator(q)) r.skips.push_back(text);
@@ -610,6 +610,20 @@ class Collector {
     auto [it, inserted] = hashes_.try_emplace(fn, std::string());
     if (inserted) it->second = NormalizedSourceHash(m_, fn->outer);
     r.source_hash = it->second;
+  }
+
+  // A decorator as records show it: whitespace collapsed and at most
+  // kMaxDecoratorText characters, computed once per decorator. Every test a
+  // decorator makes carries its text, so `@parametrize("x", range(50000))`
+  // written out as a 50,000-item list must not be copied 50,000 times.
+  const std::string& DecoratorText(TSNode d) {
+    auto [it, inserted] = decorator_texts_.try_emplace(d.id);
+    if (inserted) {
+      it->second = Collapse(m_.Text(d).substr(0, 4 * kMaxDecoratorText));
+      if (it->second.size() > kMaxDecoratorText)
+        it->second = it->second.substr(0, kMaxDecoratorText - 3) + "...";
+    }
+    return it->second;
   }
 
   static std::string Collapse(std::string_view text) {
@@ -636,6 +650,7 @@ class Collector {
   std::map<std::string, Binding> ns_;
   std::vector<std::string> ns_order_;
   std::map<const FunctionDef*, std::string> hashes_;
+  std::map<const void*, std::string> decorator_texts_;
   SetattrRunner setattr_;
 };
 

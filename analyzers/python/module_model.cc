@@ -190,7 +190,8 @@ FunctionDef ReadFunctionDef(const ParsedModule& m, TSNode def, TSNode outer) {
   FunctionDef f;
   f.def = def;
   f.outer = outer;
-  f.name = std::string(m.Text(Field(def, "name")));
+  TSNode name = Field(def, "name");  // none for a lambda
+  if (!ts_node_is_null(name)) f.name = std::string(m.Text(name));
   if (Is(outer, "decorated_definition"))
     for (uint32_t i = 0, n = ts_node_named_child_count(outer); i < n; ++i) {
       TSNode d = ts_node_named_child(outer, i);
@@ -198,7 +199,8 @@ FunctionDef ReadFunctionDef(const ParsedModule& m, TSNode def, TSNode outer) {
         f.decorators.push_back(ts_node_named_child(d, 0));
     }
   TSNode params = Field(def, "parameters");
-  for (uint32_t i = 0, n = ts_node_named_child_count(params); i < n; ++i) {
+  for (uint32_t i = 0, n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params); i < n;
+       ++i) {
     TSNode p = ts_node_named_child(params, i);
     if (Is(p, "identifier")) {
       f.params.push_back(std::string(m.Text(p)));

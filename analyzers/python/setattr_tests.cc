@@ -127,7 +127,8 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
         return Flow::kStop;
       }
       if (name.text.rfind("test", 0) != 0) return Flow::kNext;  // not a test
-      if (fn.kind != Value::Kind::kCallable || !Is(fn.node, "function_definition")) {
+      if (fn.kind != Value::Kind::kCallable ||
+          !(Is(fn.node, "function_definition") || Is(fn.node, "lambda"))) {
         Stop(e, "cannot tell which function " + std::string(m_.Text(e)) + " adds");
         return Flow::kStop;
       }
