@@ -161,19 +161,25 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   std::once_flag snapshot_once;
   std::unique_ptr<torch_snapshot::TorchSnapshot> snapshot;
   std::string snapshot_load_error;
-  // A snapshot file named by the user is checked now: a bad one is bad
-  // input whether or not a file needs it.
+  // A snapshot file named by the user is checked now, cheaply (its bytes
+  // key the cache anyway): one that is not a snapshot of this format is bad
+  // input whether or not a file needs it. Parsing it waits for a file that
+  // does, so that a warm scan never pays for it.
+  std::string snapshot_identity;
   if (!options.snapshot_file.empty()) {
-    try {
-      snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(
-          torch_snapshot::LoadTorchSnapshot(options.snapshot_file));
-    } catch (const std::exception& e) {
-      throw core::InputError(e.what());
-    }
+    std::string bytes;
+    uint64_t size = 0;
+    if (ReadFile(options.snapshot_file, uint64_t{1} << 30, &bytes, &size) != ReadResult::kOk)
+      throw core::InputError(options.snapshot_file, 0, "cannot read the torch snapshot");
+    if (!torch_snapshot::LooksLikeTorchSnapshot(bytes))
+      throw core::InputError(options.snapshot_file, 0,
+                             "not a torch snapshot of this testmap's format (" +
+                                 std::string(torch_snapshot::kSnapshotFormat) + ")");
+    snapshot_identity = core::HexDigest(core::ContentHash(bytes));
   }
   SnapshotSource source = [&]() -> const torch_snapshot::TorchSnapshot* {
     std::call_once(snapshot_once, [&] {
-      if (snapshot || snapshot_path.empty()) return;
+      if (snapshot_path.empty()) return;
       try {
         snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(
             torch_snapshot::LoadTorchSnapshot(snapshot_path));
@@ -185,7 +191,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   };
 
   std::string context_text = std::string(kScannerVersion) + "\n" + snapshot_path + "\n";
-  if (snapshot) context_text += snapshot->content_hash;
+  context_text += snapshot_identity;
   for (const auto& d : options.collect.devices) context_text += d.type + "=" + d.method_name + ";";
   core::Hash128 context = core::ContentHash(context_text);
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace testmap::torch_snapshot {
 namespace {
 
-constexpr const char* kFormat = "testmap-torch-snapshot/4";
+constexpr const char* kFormat = kSnapshotFormat;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -285,6 +285,12 @@ std::optional<bool> TorchSnapshot::HasKernel(const OperatorEntry& op,
   for (size_t i = 0; i < operator_kernel_keys.size(); ++i)
     if (operator_kernel_keys[i] == dispatch_key) return (op.kernels >> i) & 1;
   return std::nullopt;
+}
+
+bool LooksLikeTorchSnapshot(std::string_view bytes) {
+  // snapshot_torch.py writes compact JSON with sorted keys.
+  return bytes.starts_with("{") &&
+         bytes.find(std::string("\"format\":\"") + kFormat + "\"") != std::string_view::npos;
 }
 
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {

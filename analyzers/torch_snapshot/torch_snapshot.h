@@ -139,6 +139,13 @@ struct TorchSnapshot {
   std::optional<bool> HasKernel(const OperatorEntry& op, std::string_view dispatch_key) const;
 };
 
+// The format a snapshot file declares (`"format": "testmap-torch-snapshot/4"`).
+inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/4";
+
+// Whether `bytes` declare this format, without parsing them: a cheap check
+// of a snapshot named by the user before anything needs its content.
+bool LooksLikeTorchSnapshot(std::string_view bytes);
+
 // Parses a snapshot file. Throws std::runtime_error naming the file on bad
 // input or an unknown format version.
 TorchSnapshot LoadTorchSnapshot(const std::string& path);

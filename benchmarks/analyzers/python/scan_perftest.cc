@@ -3,7 +3,9 @@
 // parse of the same files), in one run, on the example suite and on a large
 // tree made of copies of it.
 //
-//   build/bin/scan_perftest [--copies 250] [--no-pytest]
+//   build/bin/scan_perftest [--copies 250] [--no-pytest] [--suite DIR]
+// (--suite: another suite directory than examples/suite, e.g. an older
+// checkout's, to compare two versions of the scanner on the same files)
 //
 // Prints wall times and the ratios the scan issue sets targets for:
 // scan vs pytest (>= 100x), analysis overhead over parsing (<= 25%), cold vs
@@ -130,13 +132,15 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
 int main(int argc, char** argv) {
   int copies = 250;
   bool run_pytest = true;
+  std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--copies") && i + 1 < argc)
       copies = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-pytest"))
       run_pytest = false;
+    else if (!std::strcmp(argv[i], "--suite") && i + 1 < argc)
+      suite = argv[++i];
   }
-  std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
   std::string python = TESTMAP_PYTHON;
   std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(

@@ -171,7 +171,7 @@ TEST(ScanCommand, BadSnapshotIsBadInputWithItsName) {
   std::string garbage = d.Write("garbage.json", "{\"format\": \"something else\"}");
   auto r = Testmap({"scan", "--no-cache", "--snapshot", garbage, "."}, d.path().string());
   EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find(garbage + ": unknown snapshot format"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(garbage + ": not a torch snapshot"), std::string::npos) << r.err;
   r = Testmap({"scan", "--no-cache", "--snapshot", "missing.json", "."}, d.path().string());
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.err.find("missing.json: cannot read"), std::string::npos) << r.err;
