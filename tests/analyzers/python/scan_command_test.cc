@@ -358,4 +358,37 @@ TEST(ScanCommand, WriteErrorsExitNonZero) {
   EXPECT_NE(r.err.find("cannot write the output"), std::string::npos) << r.err;
 }
 
+TEST(ScanCommand, SetattrCodeItCannotFollowMakesAPartialAnswerThatSaysWhere) {
+  TempDir d;
+  d.Write("test_gen.py", R"(from torch.testing._internal.common_utils import TestCase
+
+class TestGen(TestCase):
+    pass
+
+def add_tests():
+    for name in ["a", "b"]:
+        setattr(TestGen, "test_" + name, lambda self: None)
+    i = 0
+    while i < 2:
+        setattr(TestGen, "test_w" + str(i), lambda self: None)
+        i += 1
+
+add_tests()
+)");
+  auto truth = Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"},
+                      d.path().string());
+  auto r = Testmap({"scan", "--no-cache", "--torch-python", TESTMAP_PYTHON, "--format", "nodeids",
+                    "."},
+                   d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  // What it followed is right; what it could not is named, not guessed.
+  EXPECT_EQ(r.out, "test_gen.py::TestGen::test_a\ntest_gen.py::TestGen::test_b\n");
+  for (const auto& id : Lines(r.out)) EXPECT_NE(truth.out.find(id), std::string::npos) << id;
+  EXPECT_NE(truth.out.find("test_gen.py::TestGen::test_w1"), std::string::npos) << truth.out;
+  EXPECT_NE(r.err.find("test_gen.py:10: warning: tests added with setattr by `add_tests()` may be "
+                       "missing: cannot follow a while_statement here"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
