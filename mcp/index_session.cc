@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -85,6 +86,11 @@ json OpenIndex::Provenance(const std::set<std::string>& runs) const {
   }
   return {
       {"index", dir()}, {"generation", generation_}, {"runs", list}, {"static", static_evidence}};
+}
+
+IndexSession::IndexSession(const std::string& dir)
+    : dir_(std::filesystem::absolute(dir).lexically_normal().string()) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
 }
 
 std::string IndexSession::Fingerprint() const {

@@ -52,7 +52,8 @@ class OpenIndex {
 
 class IndexSession {
  public:
-  explicit IndexSession(std::string dir) : dir_(std::move(dir)) {}
+  // `dir` is made absolute: provenance names the index wherever it is read.
+  explicit IndexSession(const std::string& dir);
 
   // The index as it is now: reopened when an ingest changed it since the
   // last call. Throws core::InputError when there is no readable index.

@@ -11,7 +11,6 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 
@@ -41,12 +40,18 @@ class ToolContext {
 };
 
 struct ToolAnswer {
-  json body = json::object();  // structuredContent, before paging
-  // The array of `body` to page when it is not the tool's usual one ("" =
-  // this answer has no list to page).
-  std::optional<std::string> paged;
+  json body = json::object();  // structuredContent, but for the paged list
+  // The paged list: its name in the answer ("" = this answer has none), its
+  // length, and how to make items [begin, end) of it, so that a page of a
+  // long answer costs a page of JSON, not the whole list.
+  std::string list;
+  size_t total = 0;
+  std::function<json(size_t begin, size_t end)> items;
   std::set<std::string> runs;  // run ids the answer's evidence came from ("static" too)
-  json files = json::array();  // files the answer read: [{path, bytes}]
+  json files = json::array();  // files the answer read: [{path, bytes, records}]
+
+  // The paged list when it is at hand as a JSON array.
+  void SetList(const std::string& name, json array);
 };
 
 struct Tool {

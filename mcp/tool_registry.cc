@@ -1,5 +1,7 @@
 #include "mcp/tool_registry.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <iostream>
 
@@ -71,7 +73,7 @@ json ToolError(const std::string& text, json error) {
 
 }  // namespace
 
-ToolRegistry::ToolRegistry() : cache_(kAnswerCacheEntries) {}
+ToolRegistry::ToolRegistry() : cache_(kAnswerCacheEntries), expensive_cache_(kAnswerCacheEntries) {}
 ToolRegistry::~ToolRegistry() = default;
 
 void ToolRegistry::Add(Tool tool) {
@@ -118,27 +120,31 @@ json ToolRegistry::List() const {
   return list;
 }
 
+void ToolAnswer::SetList(const std::string& name, json array) {
+  list = name;
+  total = array.size();
+  auto shared = std::make_shared<const json>(std::move(array));
+  items = [shared](size_t begin, size_t end) {
+    json page = json::array();
+    for (size_t i = begin; i < end; ++i) page.push_back((*shared)[i]);
+    return page;
+  };
+}
+
 json ToolRegistry::Page(const Entry& entry, const json& arguments, const std::string& question,
                         ToolContext& ctx, const std::shared_ptr<const ToolAnswer>& answer) const {
-  json out = json::object();
-  const std::string& paged = answer->paged ? *answer->paged : entry.tool.paged;
-  for (auto it = answer->body.begin(); it != answer->body.end(); ++it) {
-    if (it.key() != paged) out[it.key()] = it.value();
-  }
-  if (!paged.empty()) {
-    const json& all = answer->body.at(paged);
+  json out = answer->body;
+  if (!answer->list.empty()) {
     uint64_t offset = 0;
     uint64_t generation = ctx.has_index() ? ctx.index_ptr()->generation() : 0;
     if (auto c = arguments.find("cursor"); c != arguments.end()) {
       offset = DecodeCursor(c->get<std::string>(), question, generation).offset;
     }
     uint64_t limit = arguments.value("limit", kDefaultPageItems);
-    uint64_t total = all.size();
+    uint64_t total = answer->total;
     offset = std::min(offset, total);
     uint64_t end = std::min(total, offset + limit);
-    json items = json::array();
-    for (uint64_t i = offset; i < end; ++i) items.push_back(all[i]);
-    out[paged] = std::move(items);
+    out[answer->list] = answer->items(offset, end);
     out["page"] = {{"offset", offset},
                    {"limit", limit},
                    {"returned", end - offset},
@@ -190,15 +196,19 @@ json ToolRegistry::Call(const std::string& name, const json& arguments_in, Index
     if (arguments.contains("cursor")) {  // a bad cursor is refused before any work
       DecodeCursor(arguments["cursor"].get<std::string>(), digest, generation);
     }
-    std::shared_ptr<const ToolAnswer> answer = cache_.Find(key);
+    // Answers that read the whole index keep their own cache, so that a
+    // stream of cheap queries does not push them out.
+    auto& cache = entry.tool.expensive ? expensive_cache_ : cache_;
+    std::shared_ptr<const ToolAnswer> answer = cache.Find(key);
     if (!answer) {
       auto fresh = std::make_shared<ToolAnswer>(entry.tool.run(arguments, ctx));
       answer = fresh;
       size_t limit = arguments.value("limit", kDefaultPageItems);
-      const std::string& paged = fresh->paged ? *fresh->paged : entry.tool.paged;
-      if (entry.tool.expensive || (!paged.empty() && fresh->body.at(paged).size() > limit)) {
-        cache_.Put(key, answer);
-      }
+      if (entry.tool.expensive || fresh->total > limit) cache.Put(key, answer);
+      // A walk over the whole index leaves hundreds of MB of freed heap
+      // (list_ops' per-operator test sets on a 50,000-test index) that
+      // glibc keeps mapped; a long-lived server gives it back.
+      if (entry.tool.expensive) malloc_trim(0);
     }
     json structured = Page(entry, arguments, digest, ctx, answer);
     std::string text = DumpJson(structured);

@@ -43,7 +43,7 @@ class ToolRegistry {
 
   std::vector<std::unique_ptr<Entry>> tools_;
   std::map<std::string, Entry*> by_name_;
-  AnswerCache<ToolAnswer> cache_;
+  AnswerCache<ToolAnswer> cache_, expensive_cache_;
 };
 
 // Every tool this build offers (mcp/tools/tools.cc).

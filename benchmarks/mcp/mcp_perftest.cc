@@ -261,7 +261,8 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<double>> by_tool;
   std::vector<int64_t> counts(questions.size(), -1);
   long rss100 = 0, rss_end = 0;
-  json last_query;  // for next pages
+  std::vector<long> rss_steps;  // every 250 calls: a leak grows, a warm cache levels off
+  json last_query;              // for next pages
   size_t bytes = 0;
   for (size_t i = 0; i < questions.size(); ++i) {
     Question& qu = questions[i];
@@ -298,6 +299,7 @@ int main(int argc, char** argv) {
       last_query = {{"tool", tool}, {"args", args}, {"cursor", sc["page"]["next_cursor"]}};
     }
     if (i + 1 == 100) rss100 = RssKb(s.pid());
+    if ((i + 1) % 250 == 0) rss_steps.push_back(RssKb(s.pid()));
   }
   rss_end = RssKb(s.pid());
   int rc = s.Close();
@@ -341,6 +343,9 @@ int main(int argc, char** argv) {
   std::printf(
       "  server RSS  after call 100: %.1f MB   after call %zu: %.1f MB   (growth %+.1f MB)\n",
       rss100 / 1e3, latency.size(), rss_end / 1e3, (rss_end - rss100) / 1e3);
+  std::printf("  server RSS every 250 calls:");
+  for (long kb : rss_steps) std::printf(" %.1f", kb / 1e3);
+  std::printf(" MB\n");
   std::printf("  server exit code after stdin closed: %d\n", rc);
   double cli = Percentile(cli_json_s, 50), mcp = Percentile(mcp_same, 50);
   std::printf("\nthe same %d questions, one CLI process each (answers checked equal)\n", checked);

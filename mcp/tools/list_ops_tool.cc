@@ -43,7 +43,8 @@ Tool ListOpsTool() {
       static_evidence = static_evidence || row.evidence.count("static");
       list.push_back(query::OpCoverageJson(row));
     }
-    answer.body = {{"count", list.size()}, {"ops", std::move(list)}};
+    answer.body = {{"count", list.size()}};
+    answer.SetList("ops", std::move(list));
     answer.runs = index.AllRuns();
     if (static_evidence) answer.runs.insert("static");
     return answer;

@@ -192,8 +192,8 @@ Tool PlanTool() {
       }
       s.erase("items");
     }
-    doc["split_items"] = std::move(items);
     answer.body = std::move(doc);
+    answer.SetList("split_items", std::move(items));
     return answer;
   };
   return t;

@@ -81,15 +81,44 @@ json QueryOutputSchema() {
       {"required", {"query", "count", "tests"}}};
 }
 
-ToolAnswer QueryAnswer(const query::QueryOptions& options, ToolContext& ctx) {
-  const OpenIndex& index = ctx.index();
-  query::QueryResult result = query::RunQuery(index.reader(), options);
+ToolAnswer QueryAnswer(query::QueryOptions options, ToolContext& ctx) {
+  ctx.index();  // throws when there is none
+  std::shared_ptr<const OpenIndex> index = ctx.index_ptr();
+  bool generic = options.group == "generic";
+  // Details (source, outcome, duration: one read per test) only for the
+  // tests of the page asked for; generic groups need them to group.
+  options.details = generic;
+  auto result =
+      std::make_shared<const query::QueryResult>(query::RunQuery(index->reader(), options));
   ToolAnswer answer;
-  for (const auto& t : result.tests) {
+  for (const auto& t : result->tests) {
     for (const auto& [op, use] : t.ops) answer.runs.insert(use.runs.begin(), use.runs.end());
   }
-  answer.body = query::QueryResultJson(result);
-  answer.paged = options.group == "generic" ? "generic_tests" : "tests";
+  // The CLI's document (query::QueryResultJson) less its list, which pages.
+  answer.body = {{"query", query::QueryQuestionJson(*result)},
+                 {"count", generic ? result->groups.size() : result->tests.size()}};
+  if (generic) {
+    answer.body["tests"] = result->tests.size();
+    answer.list = "generic_tests";
+    answer.total = result->groups.size();
+    answer.items = [result](size_t begin, size_t end) {
+      json page = json::array();
+      for (size_t i = begin; i < end; ++i)
+        page.push_back(query::GenericMatchJson(result->groups[i]));
+      return page;
+    };
+  } else {
+    answer.list = "tests";
+    answer.total = result->tests.size();
+    answer.items = [result, index](size_t begin, size_t end) {
+      std::vector<query::TestMatch> tests(result->tests.begin() + begin,
+                                          result->tests.begin() + end);
+      query::FillTestDetails(index->reader(), tests);
+      json page = json::array();
+      for (const auto& t : tests) page.push_back(query::TestMatchJson(t));
+      return page;
+    };
+  }
   return answer;
 }
 

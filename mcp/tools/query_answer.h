@@ -14,8 +14,9 @@ json QueryFilterProperties();
 void ReadQueryFilters(const json& arguments, query::QueryOptions& options);
 // The answer's schema: query, count, tests (or generic_tests).
 json QueryOutputSchema();
-// Runs the query: the body is `testmap query --format json`'s document,
-// paged over `tests` (or `generic_tests` for group "generic").
-ToolAnswer QueryAnswer(const query::QueryOptions& options, ToolContext& ctx);
+// Runs the query: the answer is `testmap query --format json`'s document,
+// paged over `tests` (or `generic_tests` for group "generic"); a page's
+// tests get their details when the page is made.
+ToolAnswer QueryAnswer(query::QueryOptions options, ToolContext& ctx);
 
 }  // namespace testmap::mcp

@@ -52,9 +52,11 @@ Tool ShowTestTool() {
     };
     if (answer.body.contains("tests")) {
       for (const auto& test : answer.body["tests"]) collect_static(test);
+      json tests = std::move(answer.body["tests"]);
+      answer.body.erase("tests");
+      answer.SetList("tests", std::move(tests));
     } else {
-      collect_static(answer.body);
-      answer.paged = "";
+      collect_static(answer.body);  // one test: nothing to page
     }
     return answer;
   };
