@@ -4,6 +4,8 @@
 
 namespace testmap::mcp {
 
+namespace {
+
 json QueryFilterProperties() {
   return {
       {"dtypes",
@@ -79,6 +81,32 @@ json QueryOutputSchema() {
            "This page's tests (sorted by node id); for group generic, the number of tests"}}},
         {"generic_tests", {{"type", "array"}, {"items", generic}}}}},
       {"required", {"query", "count", "tests"}}};
+}
+
+}  // namespace
+
+Tool QueryTool(std::string name, std::string title, std::string description, json operators,
+               const std::string& required,
+               std::function<void(const json&, query::QueryOptions&)> read) {
+  Tool t;
+  t.name = std::move(name);
+  t.title = std::move(title);
+  t.description = std::move(description);
+  json props = QueryFilterProperties();
+  props.update(operators);
+  t.input_schema = {{"type", "object"},
+                    {"properties", props},
+                    {"required", {required}},
+                    {"additionalProperties", false}};
+  t.output_schema = QueryOutputSchema();
+  t.paged = "tests";
+  t.run = [read](const json& a, ToolContext& ctx) {
+    query::QueryOptions o;
+    read(a, o);
+    ReadQueryFilters(a, o);
+    return QueryAnswer(o, ctx);
+  };
+  return t;
 }
 
 ToolAnswer QueryAnswer(query::QueryOptions options, ToolContext& ctx) {
