@@ -22,7 +22,8 @@ void RegisterMcpCommand(CLI::App& app) {
       "Examples:\n"
       "  testmap mcp --index .testmap\n"
       "  testmap mcp --index /data/index --allow /data/junit --allow /data/test-times.json\n"
-      "  claude mcp add testmap -- testmap mcp --index $PWD/.testmap");
+      "  an MCP host's config: {\"command\": \"testmap\", \"args\": [\"mcp\", \"--index\", "
+      "\"/abs/.testmap\"]}");
   AddIndexOption(cmd, options->index_dir);
   cmd->add_option("--allow", options->allow,
                   "A file or directory tools may read (timing files for plan); repeatable")

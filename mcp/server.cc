@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <iostream>
 #include <mutex>
@@ -168,10 +167,9 @@ class Session {
     if (m.method == "notifications/cancelled") {
       auto id = m.params.find("requestId");
       if (id != m.params.end()) in_flight_.Cancel(DumpJson(*id));
-    } else if (m.method == "notifications/initialized") {
-      initialized_ = true;
     }
-    // Other notifications (progress, roots) mean nothing to this server.
+    // Others (initialized, progress, roots) change nothing here: requests
+    // are served as soon as they come, in the era they are written in.
   }
 
   // The response line to `m`: its result or its error, never an exception.
@@ -235,7 +233,6 @@ class Session {
   ToolRegistry tools_;
   Output out_;
   InFlight in_flight_;
-  std::atomic<bool> initialized_{false};
   WorkQueue queue_;  // last: its threads stop before the rest goes
 };
 

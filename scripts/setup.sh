@@ -21,7 +21,7 @@ apt_packages=(
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
   libvalijson-dev
   llvm-dev libclang-dev clang
-  jq hyperfine
+  jq hyperfine strace
 )
 missing=()
 for p in "${apt_packages[@]}"; do
