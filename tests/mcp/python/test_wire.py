@@ -132,3 +132,63 @@ def test_pipelined_requests_are_answered_concurrently_by_id(index_dir):
         result = replies[id]["result"]
         got = result["structuredContent"] if not result["isError"] else result["content"][0]["text"]
         assert got == reference[i], (id, qs[i])
+
+
+def random_value(rng, depth=0):
+    kind = rng.randrange(8 if depth < 3 else 5)
+    if kind == 0:
+        return rng.randrange(-10**6, 10**6)
+    if kind == 1:
+        return rng.random() * 1e6
+    if kind == 2:
+        return "".join(chr(rng.randrange(32, 0x2FF)) for _ in range(rng.randrange(20)))
+    if kind == 3:
+        return rng.choice([True, False, None])
+    if kind == 4:
+        return rng.choice(["mm", "add", "aten::add.Tensor", "float32", "cpu", "eager", "generic", "", "x" * 400])
+    if kind == 5:
+        return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    keys = ["op", "ops", "dtypes", "device", "path", "group", "match", "limit", "cursor", "test", "sort",
+            "splits", "max_minutes", "timing_files", "index", "split", "granularity", "zzz"]
+    return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+def test_random_messages_each_get_one_answer(index_dir):
+    """A seeded stream of garbage and of well-formed requests with random
+    params: every request gets exactly one answer, garbage one error each,
+    and the server ends cleanly."""
+    import random
+    rng = random.Random(1313)
+    tools = ["query_op", "tests_for_ops", "show_test", "list_ops", "plan", "nope"]
+    methods = ["tools/call"] * 6 + ["tools/list", "ping", "initialize", "resources/read", "resources/list",
+                                    "server/discover", "unknown/method"]
+    s = RawServer(index_dir)
+    batch, ids, garbage = b"", set(), 0
+    for i in range(400):
+        if rng.random() < 0.25:
+            line = b"{" + bytes(rng.choice([b for b in range(256) if b not in (10, 13)])
+                                for _ in range(rng.randrange(1, 200)))
+            garbage += 1
+        else:
+            method = rng.choice(methods)
+            params = ({"name": rng.choice(tools), "arguments": random_value(rng)} if method == "tools/call"
+                      and rng.random() < 0.9 else random_value(rng))
+            msg = {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
+            line = json.dumps(msg).encode()
+            ids.add(i)
+        batch += line + b"\n"
+    s.send(batch)
+    answered, nulls = [], 0
+    for _ in range(len(ids) + garbage):
+        r = s.receive(timeout=60)
+        assert ("result" in r) != ("error" in r), r
+        if r["id"] is None:
+            nulls += 1
+        else:
+            answered.append(r["id"])
+    assert s.close() == 0
+    # Garbage is answered with id null, every request by its id (also when
+    # its params are no object: the envelope's id is readable).
+    assert sorted(answered) == sorted(ids)
+    assert nulls == garbage
+    assert "internal error" not in s.stderr()

@@ -18,7 +18,9 @@ class RawServer:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._err = []
-        threading.Thread(target=lambda: self._err.append(self.proc.stderr.read()), daemon=True).start()
+        self._err_reader = threading.Thread(target=lambda: self._err.append(self.proc.stderr.read()),
+                                            daemon=True)
+        self._err_reader.start()
 
     def _read(self):
         for line in self.proc.stdout:
@@ -53,4 +55,6 @@ class RawServer:
         return rc
 
     def stderr(self):
+        """What the server logged (after close())."""
+        self._err_reader.join(30)
         return b"".join(self._err).decode(errors="replace")
