@@ -104,6 +104,34 @@ bool Evaluator::CallBuiltin(const std::string& q, const Args& args, TSNode n, Va
     *out = Value::Bool(r);
     return true;
   }
+  if (q == "hasattr" || q == "getattr") {
+    if (pos.size() < 2 || pos.size() > (q == "getattr" ? 3u : 2u) ||
+        pos[1].kind != Value::Kind::kStr)
+      return unknown();
+    bool exists = false;
+    Value v;
+    if (pos[0].kind == Value::Kind::kModule && pos[0].text.rfind("torch.ops.", 0) == 0) {
+      const torch_snapshot::TorchSnapshot* s = snapshot();
+      if (!s || s->operators.empty()) return unknown();
+      v = TorchOpsMember(pos[0].text, pos[1].text, &exists);
+    } else {
+      // Elsewhere only what is known to be there: an unknown member may
+      // still exist.
+      v = AttributeOf(pos[0], pos[1].text);
+      exists = v.known();
+      if (!exists) return unknown();
+    }
+    if (q == "hasattr") {
+      *out = Value::Bool(exists);
+    } else if (exists) {
+      *out = std::move(v);
+    } else if (pos.size() == 3) {
+      *out = pos[2];
+    } else {
+      return unknown();  // AttributeError
+    }
+    return true;
+  }
   if (q == "filter") {
     if (pos.size() != 2 || pos[1].kind != Value::Kind::kList) return unknown();
     std::vector<Value> kept;

@@ -86,6 +86,9 @@ class Collector {
       : m_(m), model_(model), ev_(ev), options_(o), scan_(scan), setattr_(m, model, ev) {}
 
   void Run() {
+    ev_.SetFunctionRunner([this](const Value& fn, const std::vector<Value>& args) {
+      return setattr_.CallDef(fn, args);
+    });
     if (!ImportsResolve()) return;
     for (const auto& [line, note] : model_.notes) Warn(line, note);
     for (const Statement& s : model_.statements) Execute(s);

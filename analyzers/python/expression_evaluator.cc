@@ -502,6 +502,13 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
   }
   Value constant;
   if (TorchConstant(q, &constant)) return constant;
+  // torch.ops.aten: its packets and overloads are the operator registry's.
+  if (q.rfind("torch.ops.", 0) == 0 && q.find('.', 10) == std::string::npos) {
+    Value ns;
+    ns.kind = Value::Kind::kModule;
+    ns.text = q;
+    return ns;
+  }
   // Classes: torch.nn's modules and torch's test classes (UnaryUfuncInfo).
   if ((q.rfind("torch.nn.", 0) == 0 || q.rfind("torch.testing.", 0) == 0) && !last.empty() &&
       std::isupper(static_cast<unsigned char>(last[0])) && last.find('_') == std::string::npos) {
@@ -512,7 +519,7 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
   size_t dot = q.rfind('.');
   if (dot != std::string::npos) {
     std::string owner = LastComponent(q.substr(0, dot));
-    if (owner == "OpDTypes" || owner == "TrainEvalMode") {
+    if (owner == "OpDTypes" || owner == "TrainEvalMode" || q.rfind("torch.Tag.", 0) == 0) {
       Value v;
       v.kind = Value::Kind::kEnum;
       v.text = owner + "." + last;
@@ -614,6 +621,12 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
       if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
           Is(ts_node_named_child(s, 0), "string"))
         continue;
+      if (function_runner_ && depth_ < kMaxDepth) {
+        ++depth_;
+        Value r = function_runner_(fn, args);
+        --depth_;
+        return r;
+      }
       return Value::Unknown(fn.text);
     }
     if (ts_node_is_null(ret) || ts_node_named_child_count(ret) != 1) return Value::Unknown(fn.text);

@@ -46,8 +46,13 @@ class Evaluator {
   // `pytest.mark.parametrize` stays as is. Empty for non-name expressions.
   std::string QualifiedName(TSNode expr) const;
 
-  // Applies an interpretable callable (lambda, one-line def, str/repr).
+  // Applies an interpretable callable (lambda, one-line def, str/repr; a
+  // def of several statements through the function runner, if one is set).
   Value Call(const Value& fn, const std::vector<Value>& args);
+  // Runs defs whose body is more than `return <expr>` (setattr_tests.h's
+  // interpreter): `[op for op in op_db if has_reduction_tag(op)]`.
+  using FunctionRunner = std::function<Value(const Value& fn, const std::vector<Value>& args)>;
+  void SetFunctionRunner(FunctionRunner runner) { function_runner_ = std::move(runner); }
 
   // The snapshot, when something needs torch's metadata; null if missing.
   const torch_snapshot::TorchSnapshot* snapshot();
@@ -131,6 +136,10 @@ class Evaluator {
   std::set<std::string> evaluating_;  // guards against `a = a + 1` cycles
   int depth_ = 0;
   std::map<const ClassDef*, Locals> class_scopes_;
+  FunctionRunner function_runner_;
+  // Members of torch.ops.NS, a packet and an overload, from the snapshot's
+  // operator registry: `exists` says whether Python's hasattr holds.
+  Value TorchOpsMember(const std::string& path, const std::string& attr, bool* exists);
   // The `partial(f, ...)` call an alias name is bound to, or a null node.
   TSNode PartialOf(TSNode callee) const;
   // Values of expressions that read no local name, by node: decorator

@@ -71,6 +71,25 @@ bool SetattrRunner::Run(const Statement& s, const ClassOf& class_of, std::vector
   return why_.empty();
 }
 
+Value SetattrRunner::CallDef(const Value& fn, const std::vector<Value>& args) {
+  // A run inside another (a filter evaluated while a generator runs)
+  // keeps the outer run's state.
+  std::string why = std::move(why_);
+  size_t steps = steps_;
+  const ClassOf* class_of = class_of_;
+  std::vector<AddedTest>* out = out_;
+  why_.clear();
+  steps_ = 0;
+  out_ = nullptr;
+  Value r = CallFunction(fn, args, fn.node);
+  if (!why_.empty()) r = Value::Unknown(fn.text);
+  why_ = std::move(why);
+  steps_ = steps;
+  class_of_ = class_of;
+  out_ = out;
+  return r;
+}
+
 SetattrRunner::Flow SetattrRunner::Block(TSNode block, Frame& f) {
   for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
     Flow flow = Statement1(ts_node_named_child(block, i), f);
@@ -114,6 +133,10 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
       return Assign(Field(e, "left"), Expr(right, f), f) ? Flow::kNext : Flow::kStop;
     }
     if (Is(e, "call") && ev_.QualifiedName(Field(e, "function")) == "setattr") {
+      if (!out_) {
+        Stop(e, "setattr in a function called by an expression");
+        return Flow::kStop;
+      }
       TSNode list = Field(e, "arguments");
       if (ts_node_named_child_count(list) != 3) {
         Stop(e, "cannot follow " + std::string(m_.Text(e)));
@@ -229,7 +252,7 @@ Value SetattrRunner::Expr(TSNode e, Frame& f) {
   if (Is(e, "identifier")) {
     std::string name(m_.Text(e));
     if (auto it = f.vars->find(name); it != f.vars->end()) return it->second;
-    int cls = (*class_of_)(name);
+    int cls = class_of_ ? (*class_of_)(name) : -1;
     if (cls >= 0) {
       Value c = Value::Str(name);
       c.kind = Value::Kind::kClass;

@@ -52,6 +52,11 @@ class SetattrRunner {
   bool Run(const Statement& s, const ClassOf& class_of, std::vector<AddedTest>* out,
            std::string* why, int* line);
 
+  // Calls a module-level def with several statements for the Evaluator
+  // (Evaluator::SetFunctionRunner): `has_reduction_tag(op)` in a filter.
+  // Unknown when the body cannot be followed or calls setattr.
+  Value CallDef(const Value& fn, const std::vector<Value>& args);
+
  private:
   struct Frame;
   enum class Flow { kNext, kReturn, kStop };

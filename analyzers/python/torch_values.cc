@@ -82,6 +82,10 @@ Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
         return Value::List(std::move(names));
       }
   }
+  if (v.kind == K::kModule && v.text.rfind("torch.ops.", 0) == 0) {
+    bool exists;
+    return TorchOpsMember(v.text, attr, &exists);
+  }
   if (v.kind == K::kModule && attr == "__all__") {
     if (auto it = s->module_alls.find(v.text); it != s->module_alls.end()) {
       std::vector<Value> names;
@@ -90,6 +94,48 @@ Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
     }
   }
   return Value::Unknown(attr);
+}
+
+Value Evaluator::TorchOpsMember(const std::string& path, const std::string& attr, bool* exists) {
+  *exists = false;
+  const torch_snapshot::TorchSnapshot* s = snapshot();
+  Value unknown = Value::Unknown(path + "." + attr);
+  if (!s || s->operators.empty()) return unknown;
+  // torch.ops.NS.PACKET.OVERLOAD: how many components follow `torch.ops`.
+  std::string rest = path.substr(std::string("torch.ops.").size());
+  size_t dots = std::count(rest.begin(), rest.end(), '.');
+  std::string ns = rest.substr(0, rest.find('.'));
+  Value member;
+  member.kind = Value::Kind::kModule;
+  member.text = path + "." + attr;
+  if (dots == 0) {  // a namespace: attr is a packet
+    *exists = attr.find('.') == std::string::npos && !s->PacketOverloads(ns + "::" + attr).empty();
+    return *exists ? member : unknown;
+  }
+  std::string packet = rest.substr(ns.size() + 1);
+  if (dots == 1) {  // a packet: attr is an overload, `default` the unnamed one
+    std::string name = ns + "::" + packet + (attr == "default" ? "" : "." + attr);
+    *exists = s->FindOperator(name) != nullptr;
+    return *exists ? member : unknown;
+  }
+  if (dots == 2 && attr == "tags") {  // an overload
+    std::string overload = packet.substr(packet.find('.') + 1);
+    packet = packet.substr(0, packet.find('.'));
+    const auto* op =
+        s->FindOperator(ns + "::" + packet + (overload == "default" ? "" : "." + overload));
+    if (!op) return unknown;
+    *exists = true;
+    std::vector<Value> tags;
+    for (size_t i = 0; i < s->operator_tags.size() && i < 64; ++i)
+      if (op->tags & (uint64_t{1} << i)) {
+        Value t;
+        t.kind = Value::Kind::kEnum;
+        t.text = "Tag." + s->operator_tags[i];
+        tags.push_back(std::move(t));
+      }
+    return Value::List(std::move(tags));
+  }
+  return unknown;
 }
 
 bool Evaluator::IsInstance(const Value& object, const Value& classes, bool* known) {

@@ -267,8 +267,24 @@ def index_lists(lists, record):
     return items, named
 
 
+# torch.Tag names, in a fixed order: each operator's tags are a bitmask
+# over them (`torch.Tag.reduction in torch.ops.aten.sum.default.tags`).
+OPERATOR_TAGS = sorted(t.name for t in torch.Tag.__members__.values())
+
+
+def operator_tags(name):
+    ns, _, rest = name.partition("::")
+    packet, _, overload = rest.partition(".")
+    found = safe(lambda: torch._C._get_operation_overload(ns + "::" + packet, overload))
+    mask = 0
+    for tag in (found[2] if found else ()):
+        mask |= 1 << OPERATOR_TAGS.index(tag.name)
+    return mask
+
+
 def operator_registry():
-    """[[`aten::add.Tensor`, schema, kernel key bitmask], ...] sorted by name."""
+    """[[`aten::add.Tensor`, schema, kernel key bitmask, tag bitmask], ...]
+    sorted by name."""
     schemas = {}
     for schema in torch._C._jit_get_all_schemas():
         name = schema.name + ("." + schema.overload_name if schema.overload_name else "")
@@ -279,7 +295,7 @@ def operator_registry():
         for i, key in enumerate(OPERATOR_KERNEL_KEYS):
             if torch._C._dispatch_has_kernel_for_dispatch_key(name, key):
                 mask |= 1 << i
-        out.append([name, schemas.get(name, ""), mask])
+        out.append([name, schemas.get(name, ""), mask, operator_tags(name)])
     return out
 
 
@@ -351,6 +367,7 @@ def main():
         "module_names": module_names(test_modules),
         "module_alls": module_alls(),
         "operator_kernel_keys": list(OPERATOR_KERNEL_KEYS),
+        "operator_tags": OPERATOR_TAGS,
         "operators": operator_registry(),
     }, sys.stdout, sort_keys=True, separators=(",", ":"))
 

@@ -381,9 +381,10 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     s.operator_kernel_keys = j.at("operator_kernel_keys").get<std::vector<std::string>>();
     const auto& operators = j.at("operators");
     s.operators.reserve(operators.size());
+    s.operator_tags = j.at("operator_tags").get<std::vector<std::string>>();
     for (const auto& o : operators)
-      s.operators.push_back(
-          {o.at(0).get<std::string>(), o.at(1).get<std::string>(), o.at(2).get<uint32_t>()});
+      s.operators.push_back({o.at(0).get<std::string>(), o.at(1).get<std::string>(),
+                             o.at(2).get<uint32_t>(), o.at(3).get<uint64_t>()});
     if (!std::is_sorted(s.operators.begin(), s.operators.end(),
                         [](const auto& a, const auto& b) { return a.name < b.name; }))
       throw std::runtime_error(path + ": operator registry is not sorted by name");

@@ -78,6 +78,7 @@ struct OperatorEntry {
   std::string name;    // `aten::add.Tensor`, `aten::_scaled_mm` (core/op_names.h)
   std::string schema;  // `aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`
   uint32_t kernels = 0;  // bit i: torch has a kernel for TorchSnapshot::operator_kernel_keys[i]
+  uint64_t tags = 0;     // bit i: the overload has torch.Tag TorchSnapshot::operator_tags[i]
 };
 
 struct TorchSnapshot {
@@ -101,6 +102,7 @@ struct TorchSnapshot {
   std::map<std::string, std::vector<std::string>> module_names;
   std::map<std::string, std::vector<std::string>> module_alls;  // `torch._refs` -> __all__
   std::vector<std::string> operator_kernel_keys;  // `CompositeImplicitAutograd`, `CPU`, ...
+  std::vector<std::string> operator_tags;         // torch.Tag names: `core`, `reduction`...
   std::vector<OperatorEntry> operators;           // sorted by name
   std::string path;                               // the file it was loaded from
 

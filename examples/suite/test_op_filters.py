@@ -11,6 +11,9 @@ in a second; the attribute filter still decides which of them stay):
     None``, ``nan_policy == 'omit'``;
   * ``op.error_inputs_func is not None`` and a generator expression over
     ``op.promotes_int_to_float``;
+  * a filter function of several statements asking the operator registry
+    (``hasattr(torch.ops.aten, op.name)``, ``torch.Tag.reduction in
+    aten_op.default.tags``), as has_reduction_tag in test_ops.py;
   * ``functools.partial(ops, ...)`` as a decorator alias;
   * a class attribute holding the op list, read by the decorator.
 """
@@ -45,6 +48,23 @@ promoting = (op for op in op_db if op.promotes_int_to_float and op.name in ("exp
 float_ops = partial(ops, dtypes=OpDTypes.supported, allowed_dtypes=(torch.float32,))
 
 
+def has_reduction_tag(op):
+    """Whether the aten operator of the same name is tagged a reduction."""
+    if not hasattr(torch.ops.aten, op.name):
+        return False
+    aten_op = getattr(torch.ops.aten, op.name)
+    if not hasattr(aten_op, "default"):
+        return False
+    return torch.Tag.reduction in aten_op.default.tags
+
+
+tagged = [
+    op
+    for op in op_db
+    if op.name in ("sum", "amax", "add", "nn.functional.relu", "max") and has_reduction_tag(op)
+]
+
+
 class TestOpFilters(TestCase):
     @ops(with_reference, allowed_dtypes=(torch.float32,))
     def test_has_reference(self, device, dtype, op):
@@ -69,6 +89,11 @@ class TestOpFilters(TestCase):
     @float_ops([op for op in op_db if op.error_inputs_func is not None and op.name in UNARY])
     def test_error_inputs_func(self, device, dtype, op):
         self.assertIsNotNone(op.error_inputs_func)
+
+
+    @ops(tagged, dtypes=OpDTypes.none)
+    def test_reduction_tag(self, device, op):
+        self.assertIn(torch.Tag.reduction, getattr(torch.ops.aten, op.name).default.tags)
 
 
 class TestReductionFilters(TestCase):

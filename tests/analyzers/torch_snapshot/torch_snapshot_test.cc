@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -102,7 +103,9 @@ print(json.dumps({"ops": ops, "modules": mods,
     "rocm": common_utils.TEST_WITH_ROCM, "scipy": common_utils.TEST_SCIPY,
     "no_bool": [dt(d) for d in common_dtype.get_all_dtypes(include_half=True, include_bfloat16=True, include_bool=False)],
     "math_cpu": [dt(d) for d in common_dtype.get_all_math_dtypes("cpu")],
-    "math_cuda": [dt(d) for d in common_dtype.get_all_math_dtypes("cuda")]}))
+    "math_cuda": [dt(d) for d in common_dtype.get_all_math_dtypes("cuda")],
+    "tags": {n: sorted(t.name for t in getattr(torch.ops.aten, n.split(".")[0]).default.tags)
+             for n in ("sum", "mm", "relu", "nonzero")}}))
 )"});
   ASSERT_EQ(r.rc, 0) << r.err;
   nlohmann::json live = nlohmann::json::parse(r.out);
@@ -185,6 +188,15 @@ print(json.dumps({"ops": ops, "modules": mods,
   const auto& math = s.dtype_helper_calls.at("get_all_math_dtypes");
   EXPECT_EQ(math.results.at("cpu"), live["math_cpu"].get<std::vector<std::string>>());
   EXPECT_EQ(math.results.at("cuda"), live["math_cuda"].get<std::vector<std::string>>());
+  for (const auto& [name, tags] : live["tags"].items()) {
+    const OperatorEntry* op = s.FindOperator("aten::" + name);
+    ASSERT_NE(op, nullptr) << name;
+    std::vector<std::string> got;
+    for (size_t i = 0; i < s.operator_tags.size(); ++i)
+      if (op->tags & (uint64_t{1} << i)) got.push_back(s.operator_tags[i]);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, tags.get<std::vector<std::string>>()) << name;
+  }
   EXPECT_EQ(s.ModuleHasName("torch.testing._internal.common_utils", "TestCase"), true);
   EXPECT_EQ(s.ModuleHasName("torch.testing._internal.common_utils", "no_such_name"), false);
   // A submodule pytest can import though the snapshot never imported it.
