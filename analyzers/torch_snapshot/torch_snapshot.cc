@@ -381,10 +381,13 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     s.operator_kernel_keys = j.at("operator_kernel_keys").get<std::vector<std::string>>();
     const auto& operators = j.at("operators");
     s.operators.reserve(operators.size());
-    s.operator_tags = j.at("operator_tags").get<std::vector<std::string>>();
+    // Operator tags came later within format 4: a snapshot without them
+    // has operators with no tags.
+    if (auto tags = j.find("operator_tags"); tags != j.end())
+      s.operator_tags = tags->get<std::vector<std::string>>();
     for (const auto& o : operators)
       s.operators.push_back({o.at(0).get<std::string>(), o.at(1).get<std::string>(),
-                             o.at(2).get<uint32_t>(), o.at(3).get<uint64_t>()});
+                             o.at(2).get<uint32_t>(), o.size() > 3 ? o.at(3).get<uint64_t>() : 0});
     if (!std::is_sorted(s.operators.begin(), s.operators.end(),
                         [](const auto& a, const auto& b) { return a.name < b.name; }))
       throw std::runtime_error(path + ": operator registry is not sorted by name");
