@@ -123,7 +123,7 @@ Value Evaluator::TorchOpsMember(const std::string& path, const std::string& attr
     packet = packet.substr(0, packet.find('.'));
     const auto* op =
         s->FindOperator(ns + "::" + packet + (overload == "default" ? "" : "." + overload));
-    if (!op) return unknown;
+    if (!op || s->operator_tags.empty()) return unknown;  // no tags recorded: unknown
     *exists = true;
     std::vector<Value> tags;
     for (size_t i = 0; i < s->operator_tags.size() && i < 64; ++i)
