@@ -9,7 +9,7 @@
 #include "core/errors.h"
 #include "core/node_id.h"
 #include "core/read_file.h"
-#include "timings/strict_json.h"
+#include "timings/line_counter.h"
 
 namespace testmap::timings {
 namespace {
@@ -75,22 +75,24 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw core::InputError(source, 0, "empty timing file");
   }
+  LineCounter lines(text);
   pugi::xml_document doc;
   pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
   if (!parsed) {
-    throw core::InputError(source, LineOfOffset(text, static_cast<size_t>(parsed.offset)),
+    throw core::InputError(source, lines.LineAt(static_cast<size_t>(parsed.offset)),
                            std::string("malformed XML: ") + parsed.description());
   }
   pugi::xml_node root = doc.document_element();
   if (std::strcmp(root.name(), "testsuites") != 0 && std::strcmp(root.name(), "testsuite") != 0) {
-    throw core::InputError(source, LineOfOffset(text, static_cast<size_t>(root.offset_debug())),
+    throw core::InputError(source, lines.LineAt(static_cast<size_t>(root.offset_debug())),
                            std::string("not JUnit XML: root element is <") + root.name() + ">");
   }
   std::vector<TimingRecord> out;
   std::map<std::string, size_t> index_of;  // node id -> record, to merge attempts
+  // Document order: each testcase's line is counted on from the previous one.
   for (pugi::xpath_node hit : doc.select_nodes("//testcase")) {
     pugi::xml_node tc = hit.node();
-    const int line = LineOfOffset(text, static_cast<size_t>(tc.offset_debug()));
+    const int line = lines.LineAt(static_cast<size_t>(tc.offset_debug()));
     const std::string name = tc.attribute("name").as_string();
     if (name.empty()) throw core::InputError(source, line, "<testcase> without a name");
     pugi::xml_attribute time = tc.attribute("time");

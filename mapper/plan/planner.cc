@@ -186,8 +186,9 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options) {
   if (options.margin < 0 || options.margin >= 1) throw PlanError("--margin must be in [0, 1)");
   if (tests.empty()) throw PlanError("nothing to plan: no tests");
   // Canonical order first: everything after depends only on the set.
-  std::sort(tests.begin(), tests.end(),
-            [](const PlanTest& a, const PlanTest& b) { return a.id < b.id; });
+  auto by_id = [](const PlanTest& a, const PlanTest& b) { return a.id < b.id; };
+  if (!std::is_sorted(tests.begin(), tests.end(), by_id))
+    std::sort(tests.begin(), tests.end(), by_id);
   for (size_t i = 1; i < tests.size(); ++i) {
     if (tests[i].id == tests[i - 1].id) throw PlanError("test listed twice: " + tests[i].id);
   }
