@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <pugixml.hpp>
+#include <set>
 
 #include "core/errors.h"
 #include "core/node_id.h"
@@ -71,7 +72,8 @@ std::string RebuildNodeId(const std::string& classname, const std::string& name,
   return id + "::" + name;
 }
 
-std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::string& source) {
+std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::string& source,
+                                        std::vector<ProcessWall>* walls) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw core::InputError(source, 0, "empty timing file");
   }
@@ -89,9 +91,35 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
   }
   std::vector<TimingRecord> out;
   std::map<std::string, size_t> index_of;  // node id -> record, to merge attempts
+  // The suite each testcase belongs to, for its ProcessWall.
+  pugi::xml_node suite;
+  ProcessWall* wall = nullptr;
+  std::set<std::string> wall_files;
+  auto close_wall = [&] {
+    if (!wall) return;
+    wall->files = static_cast<int>(wall_files.size());
+    wall->end_record = out.size();
+    wall = nullptr;
+    wall_files.clear();
+  };
   // Document order: each testcase's line is counted on from the previous one.
   for (pugi::xpath_node hit : doc.select_nodes("//testcase")) {
     pugi::xml_node tc = hit.node();
+    if (walls && tc.parent() != suite) {
+      close_wall();
+      suite = tc.parent();
+      pugi::xml_attribute suite_time = suite.attribute("time");
+      char* end = nullptr;
+      const double wall_seconds = suite_time ? std::strtod(suite_time.as_string(), &end) : -1;
+      if (std::strcmp(suite.name(), "testsuite") == 0 && suite_time && *end == '\0' &&
+          wall_seconds >= 0 && wall_seconds <= kMaxDurationSeconds) {
+        wall = &walls->emplace_back();
+        wall->source = source;
+        wall->line = lines.LineAt(static_cast<size_t>(suite.offset_debug()));
+        wall->wall_seconds = wall_seconds;
+        wall->first_record = out.size();
+      }
+    }
     const int line = lines.LineAt(static_cast<size_t>(tc.offset_debug()));
     const std::string name = tc.attribute("name").as_string();
     if (name.empty()) throw core::InputError(source, line, "<testcase> without a name");
@@ -137,6 +165,11 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
         }
       }
     }
+    if (wall) {
+      wall->test_seconds += seconds;
+      ++wall->tests;
+      wall_files.insert(r.file);
+    }
     auto [it, inserted] = index_of.emplace(id, out.size());
     if (inserted) {
       out.push_back(std::move(r));
@@ -150,11 +183,12 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
     first.rerun = true;
     if (first.feature.empty()) first.feature = r.feature;
   }
+  close_wall();
   return out;
 }
 
-std::vector<TimingRecord> ReadJUnitXml(const std::string& path) {
-  return ParseJUnitXml(core::ReadInputFile(path), path);
+std::vector<TimingRecord> ReadJUnitXml(const std::string& path, std::vector<ProcessWall>* walls) {
+  return ParseJUnitXml(core::ReadInputFile(path), path, walls);
 }
 
 }  // namespace testmap::timings

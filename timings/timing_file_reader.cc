@@ -58,17 +58,17 @@ TimingFormat DetectTimingFormat(const std::string& text, const std::string& sour
   return TimingFormat::kTestDurations;  // "{}" or broken: let the parser say
 }
 
-std::vector<TimingRecord> ReadTimingFile(const std::string& path) {
+std::vector<TimingRecord> ReadTimingFile(const std::string& path, std::vector<ProcessWall>* walls) {
   std::string text = core::ReadInputFile(path);
   switch (DetectTimingFormat(text, path)) {
     case TimingFormat::kJUnitXml:
-      return ParseJUnitXml(text, path);
+      return ParseJUnitXml(text, path, walls);
     case TimingFormat::kTestDurations:
       return ParseTestDurations(text, path);
     case TimingFormat::kTestTimes:
       return ParseTestTimes(text, path);
     case TimingFormat::kTraceShard:
-      return ParseTraceShard(text, path);
+      return ParseTraceShard(text, path, walls);
   }
   return {};
 }
