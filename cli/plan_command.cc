@@ -184,6 +184,10 @@ void RegisterPlanCommand(CLI::App& app) {
       cmd->add_option("--process-overhead", args->request.options.process_overhead,
                       "Seconds each process pays once (start-up, torch import); default: learned")
           ->check(CLI::Range(0.0, 86400.0));
+  cmd->add_option("--startup", args->request.startup_seconds,
+                  "Seconds each process spends before its pytest session (interpreter, plugins): "
+                  "no report sees them; added to the per-process cost")
+      ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--procs", args->request.options.procs,
                   "Parallel processes per split (PyTorch: 2)")
       ->capture_default_str()

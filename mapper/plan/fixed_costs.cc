@@ -1,15 +1,6 @@
 #include "mapper/plan/fixed_costs.h"
 
-#include <cstdio>
-
 namespace testmap::plan {
-
-std::string FixedCosts::Describe() const {
-  char buffer[160];
-  std::snprintf(buffer, sizeof buffer, "%.2f s per process + %.2f s per file (from %d process%s)",
-                per_process, per_file, processes, processes == 1 ? "" : "es");
-  return buffer;
-}
 
 FixedCosts LearnFixedCosts(const std::vector<timings::ProcessWall>& walls) {
   FixedCosts out;

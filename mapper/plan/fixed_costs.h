@@ -7,7 +7,6 @@
 // docs/plan.md).
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "timings/process_wall.h"

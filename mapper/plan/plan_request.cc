@@ -1,5 +1,6 @@
 #include "mapper/plan/plan_request.h"
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -101,6 +102,8 @@ Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
     options.process_overhead = costs.per_process;
     options.file_overhead = costs.per_file;
   }
+  if (request.startup_seconds < 0) throw core::UsageError("--startup cannot be negative");
+  options.process_overhead += request.startup_seconds;
   timings::SummaryOptions summary;
   summary.percentile = request.percentile;
   TimingSelection selection =
@@ -117,7 +120,16 @@ Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
   }
   Plan plan = MakePlan(BuildPlanTests(selection, wanted), options, known);
   plan.notes.insert(plan.notes.begin(), selection.notes.begin(), selection.notes.end());
-  if (costs.processes > 0) plan.overhead_source = "learned: " + costs.Describe();
+  if (costs.processes > 0) {
+    plan.overhead_source = "learned from " + std::to_string(costs.processes) + " process" +
+                           (costs.processes == 1 ? "" : "es") + " in the reports";
+  }
+  if (request.startup_seconds > 0) {
+    char startup[64];
+    std::snprintf(startup, sizeof startup, "%.2f s start-up given (--startup)",
+                  request.startup_seconds);
+    plan.overhead_source += (plan.overhead_source.empty() ? "" : "; ") + std::string(startup);
+  }
   return plan;
 }
 

@@ -27,6 +27,10 @@ struct PlanRequest {
   // processes the timing files describe (fixed_costs.h); off when the user
   // gave either.
   bool learn_fixed_costs = true;
+  // Seconds each process spends before its pytest session starts (the
+  // interpreter, plugins' imports): no JUnit suite or trace run sees them,
+  // so they are given (--startup) and added to the per-process cost.
+  double startup_seconds = 0;
   PlanOptions options;
 };
 
