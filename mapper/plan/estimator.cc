@@ -127,11 +127,10 @@ std::vector<PlanTest> BuildPlanTests(const TimingSelection& selection,
     throw core::InputError("no measured durations: every test is untimed or skipped");
   }
   bool any_unknown = false;
-  for (PlanTest& t : tests) {
-    t.generic = t.level == TimingLevel::kTest ? core::GuessGenericId(t.id) : t.id;
-    any_unknown = any_unknown || !t.estimate.empty();
-  }
+  for (const PlanTest& t : tests) any_unknown = any_unknown || !t.estimate.empty();
   if (!any_unknown) return tests;  // nothing to estimate: skip the sources
+  for (PlanTest& t : tests)
+    t.generic = t.level == TimingLevel::kTest ? core::GuessGenericId(t.id) : t.id;
 
   // Estimation sources, from the measured target timings.
   std::unordered_map<std::string, Mean> by_generic, by_class, by_file;

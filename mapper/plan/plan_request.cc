@@ -110,8 +110,12 @@ Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
       SelectTimings(timings::Summarize(input.records, summary), request.job, request.config);
   std::vector<std::string> wanted;
   if (!request.tests_file.empty()) wanted = ReadTestList(request.tests_file);
+  // Known ids matter only for timings of whole files or classes.
+  bool any_whole = false;
+  for (const timings::TimingRecord& r : input.records)
+    any_whole = any_whole || r.level != timings::TimingLevel::kTest;
   KnownTests known;
-  if (!options.equal_pieces) {
+  if (!options.equal_pieces && any_whole) {
     for (const timings::TimingRecord& r : input.records) {
       if (r.level == timings::TimingLevel::kTest) known.Add(r.id);
     }

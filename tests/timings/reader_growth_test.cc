@@ -100,7 +100,7 @@ TEST(ReaderGrowth, TestTimes) {
         std::string s = "{\"default\": {";
         for (int c = 0; c < 10; ++c) {
           s += (c ? ", \"config" : "\"config") + std::to_string(c) + "\": {\n";
-          for (int i = 0; i < n / 2; ++i)
+          for (int i = 0; i < n / 5; ++i)
             s += (i ? ",\n\"test_" : "\"test_") + std::to_string(i) + "\": 12.5";
           s += "}";
         }
