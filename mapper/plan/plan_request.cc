@@ -97,8 +97,8 @@ Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
     options.feature_map = ReadFeatureMap(request.feature_map_file);
   }
   FixedCosts costs;
-  if (request.learn_fixed_costs) {
-    costs = LearnFixedCosts(input.walls);
+  if (request.learn_fixed_costs) costs = LearnFixedCosts(input.walls);
+  if (costs.processes > 0) {  // nothing learned leaves the options as given
     options.process_overhead = costs.per_process;
     options.file_overhead = costs.per_file;
   }
@@ -135,6 +135,11 @@ Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
     plan.overhead_source += (plan.overhead_source.empty() ? "" : "; ") + std::string(startup);
   }
   return plan;
+}
+
+Plan PlanFromRecords(const std::vector<timings::TimingRecord>& records,
+                     const PlanRequest& request) {
+  return PlanFromRecords(TimingInput{records, {}}, request);
 }
 
 PlanReport ReportPlan(const Plan& plan, const TimingInput& measured, double percentile) {

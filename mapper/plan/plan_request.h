@@ -24,8 +24,9 @@ struct PlanRequest {
   // plan may not use equal pieces.
   std::vector<std::string> known_ids;
   // Learn options.process_overhead and options.file_overhead from the
-  // processes the timing files describe (fixed_costs.h); off when the user
-  // gave either.
+  // processes the timing files describe (fixed_costs.h), replacing what the
+  // options hold when any process is described; off when the user gave
+  // either.
   bool learn_fixed_costs = true;
   // Seconds each process spends before its pytest session starts (the
   // interpreter, plugins' imports): no JUnit suite or trace run sees them,
@@ -48,6 +49,8 @@ TimingInput ReadTimingInput(const std::vector<std::string>& paths);
 // file, core::UsageError for contradicting options or when nothing is
 // timed.
 Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request);
+// Records alone (no processes: nothing to learn fixed costs from).
+Plan PlanFromRecords(const std::vector<timings::TimingRecord>& records, const PlanRequest& request);
 
 // `--report`: `plan` against the runs in `measured`.
 PlanReport ReportPlan(const Plan& plan, const TimingInput& measured, double percentile);
