@@ -1,8 +1,10 @@
 // testmap: which PyTorch tests exercise which operators and dtypes, and how
 // to run the ones that matter fast. See README.md and docs/.
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -19,11 +21,24 @@ int main(int argc, char** argv) {
       "for machines.",
       "testmap"};
   app.set_version_flag("--version", std::string("testmap ") + TESTMAP_VERSION);
+  app.footer(testmap::cli::kExitCodeTable);
   app.require_subcommand(1);
   testmap::cli::RegisterScanCommand(app);
   testmap::cli::RegisterPlanCommand(app);
   testmap::cli::RegisterTraceCommand(app);
   testmap::cli::RegisterIndexCommands(app);
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
+    std::cout << app.help();
+    return testmap::cli::kExitUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command's own exit code (cli/run_command.h)
+  } catch (const CLI::ParseError& e) {
+    // Help and --version exit 0; CLI11's usage errors (105, 106, 109...)
+    // are the table's 2.
+    return app.exit(e) == 0 ? testmap::cli::kExitAnswer : testmap::cli::kExitUsage;
+  }
+  return testmap::cli::kExitAnswer;
 }

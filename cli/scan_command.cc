@@ -55,7 +55,8 @@ int RunScan(const ScanArgs& a) {
     const char* env = std::getenv("TESTMAP_PYTHON");
     o.torch_python = env && *env ? env : "python3";
   }
-  if (!a.no_cache) o.cache_dir = a.cache_dir.empty() ? py::DefaultCacheDir() : a.cache_dir;
+  if (!a.no_cache)
+    o.cache_dir = a.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : a.cache_dir;
   bool tty = isatty(STDERR_FILENO);
   if (tty)
     o.progress = [](size_t done, size_t total) {

@@ -135,7 +135,7 @@ bool Evaluator::EvalCompiledComprehension(TSNode n, TSNode body, const std::vect
     Value::Kind kind;
     const std::vector<int>* indices = nullptr;
     if (compiled && SnapshotList(iterable, &kind, &indices)) {
-      const TorchSnapshot* s = snapshot();
+      const torch_snapshot::TorchSnapshot* s = snapshot();
       Value item;
       item.kind = kind;
       for (int i : *indices) {

@@ -147,7 +147,7 @@ bool Compare(const std::string& op, const Value& left, const Value& right, bool*
 Evaluator::Evaluator(const ParsedModule& module, const ModuleModel& model, SnapshotSource snapshot)
     : module_(module), model_(model), snapshot_source_(std::move(snapshot)) {}
 
-const TorchSnapshot* Evaluator::snapshot() {
+const torch_snapshot::TorchSnapshot* Evaluator::snapshot() {
   if (!snapshot_loaded_) {
     snapshot_loaded_ = true;
     snapshot_ = snapshot_source_ ? snapshot_source_() : nullptr;
@@ -383,7 +383,7 @@ bool Evaluator::SnapshotListNamed(const std::string& q, Value::Kind* kind,
   if (q.find("common_methods_invocations") == std::string::npos &&
       q.find("common_modules") == std::string::npos && q.find("opinfo") == std::string::npos)
     return false;
-  const TorchSnapshot* s = snapshot();
+  const torch_snapshot::TorchSnapshot* s = snapshot();
   if (!s) return false;
   std::string last = LastComponent(q);
   if (auto it = s->op_lists.find(last); it != s->op_lists.end()) {
@@ -415,7 +415,7 @@ bool Evaluator::SnapshotList(TSNode n, Value::Kind* kind, const std::vector<int>
 Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
   std::string last = LastComponent(q);
   if (q.rfind("torch.", 0) == 0 && q.find('.', 6) == std::string::npos) {
-    if (const TorchSnapshot* s = snapshot()) {
+    if (const torch_snapshot::TorchSnapshot* s = snapshot()) {
       auto it = s->dtype_aliases.find(last);
       if (it != s->dtype_aliases.end()) return Value::Dtype(it->second);
     }
@@ -423,7 +423,7 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
   Value::Kind kind;
   const std::vector<int>* indices = nullptr;
   if (SnapshotListNamed(q, &kind, &indices)) {
-    const TorchSnapshot* s = snapshot();
+    const torch_snapshot::TorchSnapshot* s = snapshot();
     std::vector<Value> items;
     items.reserve(indices->size());
     for (int i : *indices) {
@@ -471,10 +471,10 @@ Value Evaluator::EvalAttribute(TSNode n, const Locals* locals) {
 }
 
 Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
-  const TorchSnapshot* s =
+  const torch_snapshot::TorchSnapshot* s =
       (v.kind == Value::Kind::kOpInfo || v.kind == Value::Kind::kModuleInfo) ? snapshot() : nullptr;
   if (v.kind == Value::Kind::kOpInfo && s) {
-    const OpInfoEntry& op = s->ops[v.index];
+    const torch_snapshot::OpInfoEntry& op = s->ops[v.index];
     if (attr == "name") return Value::Str(op.name);
     if (attr == "variant_test_name") return Value::Str(op.variant_test_name);
     if (attr == "formatted_name") return Value::Str(op.formatted_name);
@@ -485,7 +485,7 @@ Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
     if (auto flag = s->OpFlag(op, attr)) return Value::Bool(*flag);
   }
   if (v.kind == Value::Kind::kModuleInfo && s) {
-    const ModuleInfoEntry& m = s->modules[v.index];
+    const torch_snapshot::ModuleInfoEntry& m = s->modules[v.index];
     if (attr == "name") return Value::Str(m.name);
     if (attr == "formatted_name") return Value::Str(m.formatted_name);
     if (attr == "train_and_eval_differ") return Value::Bool(m.train_and_eval_differ);
@@ -624,7 +624,7 @@ Value Evaluator::EvalCall(TSNode n, const Locals* locals) {
     }
     // dtype helpers: all_types_and(torch.half) is all_types() + (half,).
     if (FromTorchTesting(q) || q.find("common_dtype") != std::string::npos) {
-      if (const TorchSnapshot* s = (model_.function_index.count(last) ? nullptr : snapshot())) {
+      if (const torch_snapshot::TorchSnapshot* s = (model_.function_index.count(last) ? nullptr : snapshot())) {
         auto it = s->dtype_helpers.find(last);
         if (it != s->dtype_helpers.end() && args.keyword.empty()) {
           std::vector<Value> items;

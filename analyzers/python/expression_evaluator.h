@@ -16,12 +16,12 @@
 #include "analyzers/python/module_model.h"
 #include "analyzers/python/python_parser.h"
 #include "analyzers/python/python_value.h"
-#include "analyzers/python/torch_snapshot.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace testmap::python {
 
 // Returns the torch snapshot, loading it on first use; null if unavailable.
-using SnapshotSource = std::function<const TorchSnapshot*()>;
+using SnapshotSource = std::function<const torch_snapshot::TorchSnapshot*()>;
 
 class Evaluator {
  public:
@@ -40,7 +40,7 @@ class Evaluator {
   Value Call(const Value& fn, const std::vector<Value>& args);
 
   // The snapshot, when something needs torch's metadata; null if missing.
-  const TorchSnapshot* snapshot();
+  const torch_snapshot::TorchSnapshot* snapshot();
   // Set when an expression needed the snapshot and none was available.
   bool snapshot_missing() const { return snapshot_missing_; }
 
@@ -81,7 +81,7 @@ class Evaluator {
   const ParsedModule& module_;
   const ModuleModel& model_;
   SnapshotSource snapshot_source_;
-  const TorchSnapshot* snapshot_ = nullptr;
+  const torch_snapshot::TorchSnapshot* snapshot_ = nullptr;
   bool snapshot_loaded_ = false, snapshot_missing_ = false;
   std::set<std::string> evaluating_;  // guards against `a = a + 1` cycles
   int depth_ = 0;

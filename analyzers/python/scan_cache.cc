@@ -11,7 +11,7 @@
 namespace testmap::python {
 namespace {
 
-std::string Key(const Hash128& content, const Hash128& context) {
+std::string Key(const core::Hash128& content, const core::Hash128& context) {
   std::string k(32, '\0');
   std::memcpy(k.data(), &content.high, 8);
   std::memcpy(k.data() + 8, &content.low, 8);
@@ -166,7 +166,7 @@ std::unique_ptr<ScanCache> ScanCache::Open(const std::string& dir, std::string* 
   return std::unique_ptr<ScanCache>(new ScanCache(db));
 }
 
-std::optional<FileScan> ScanCache::Get(const Hash128& content, const Hash128& context,
+std::optional<FileScan> ScanCache::Get(const core::Hash128& content, const core::Hash128& context,
                                        const std::string& path) {
   std::string value;
   if (!db_->Get(rocksdb::ReadOptions(), Key(content, context), &value).ok()) return std::nullopt;
@@ -175,7 +175,7 @@ std::optional<FileScan> ScanCache::Get(const Hash128& content, const Hash128& co
   return scan;
 }
 
-void ScanCache::Put(const Hash128& content, const Hash128& context, const FileScan& scan) {
+void ScanCache::Put(const core::Hash128& content, const core::Hash128& context, const FileScan& scan) {
   std::string value = EncodeFileScan(scan);
   std::lock_guard<std::mutex> lock(mu_);
   pending_.emplace_back(Key(content, context), std::move(value));

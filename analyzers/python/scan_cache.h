@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzers/python/content_hash.h"
+#include "core/content_hash.h"
 #include "analyzers/python/test_record.h"
 
 namespace rocksdb {
@@ -29,10 +29,10 @@ class ScanCache {
   ~ScanCache();
 
   // A result for this content under this context, with paths set to `path`.
-  std::optional<FileScan> Get(const Hash128& content, const Hash128& context,
+  std::optional<FileScan> Get(const core::Hash128& content, const core::Hash128& context,
                               const std::string& path);
   // Queues a result; Flush() writes all queued results in one batch.
-  void Put(const Hash128& content, const Hash128& context, const FileScan& scan);
+  void Put(const core::Hash128& content, const core::Hash128& context, const FileScan& scan);
   void Flush();
 
  private:

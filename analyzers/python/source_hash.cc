@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "analyzers/python/content_hash.h"
+#include "core/content_hash.h"
 
 namespace testmap::python {
 namespace {
@@ -63,7 +63,7 @@ std::string NormalizeSource(std::string_view s) {
 }
 
 std::string NormalizedSourceHash(const ParsedModule& module, TSNode node) {
-  return HexDigest(ContentHash(NormalizeSource(module.Text(node))));
+  return core::HexDigest(core::ContentHash(NormalizeSource(module.Text(node))));
 }
 
 }  // namespace testmap::python

@@ -517,7 +517,7 @@ class Collector {
   }
 
   void FillParams(const Instance& inst, TestRecord& r) {
-    const TorchSnapshot* snap = nullptr;
+    const torch_snapshot::TorchSnapshot* snap = nullptr;
     for (const auto& [k, v] : inst.kwargs) {
       if (k == "dtype" && v.kind == Value::Kind::kDtype) {
         r.params.dtypes = {v.text};

@@ -266,14 +266,14 @@ class Expander {
   }
 
   // What @ops and @modules both need: a device context and the snapshot.
-  const TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line, Evaluator::Args* args) {
+  const torch_snapshot::TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line, Evaluator::Args* args) {
     if (ctx_.device_type.empty()) {
       Problem(line, std::string("@") + name +
                         " needs instantiate_device_type_tests (RuntimeError at import)");
       return nullptr;
     }
     *args = ev_.EvalArgs(d);
-    const TorchSnapshot* snap = ev_.snapshot();
+    const torch_snapshot::TorchSnapshot* snap = ev_.snapshot();
     if (!snap)
       Problem(line, std::string("@") + name + " needs a torch snapshot (see --torch-python)");
     return snap;
@@ -282,7 +282,7 @@ class Expander {
   Instances Ops(TSNode d) {
     int line = ParsedModule::FirstLine(d);
     Evaluator::Args args;
-    const TorchSnapshot* snap = InfoDecorator(d, "ops", line, &args);
+    const torch_snapshot::TorchSnapshot* snap = InfoDecorator(d, "ops", line, &args);
     if (!snap) return {};
     Value list = args.positional.empty() ? Value::Unknown("") : args.positional[0];
     if (auto it = args.keyword.find("op_list"); it != args.keyword.end()) list = it->second;
@@ -305,7 +305,7 @@ class Expander {
         Problem(line, "cannot evaluate OpInfo `" + opv.text + "`");
         return {};
       }
-      const OpInfoEntry& op = snap->ops[opv.index];
+      const torch_snapshot::OpInfoEntry& op = snap->ops[opv.index];
       std::set<std::string> dtypes;
       bool none_dtype = false;
       const auto& supported = snap->OpDtypes(op, ctx_.device_type, false);
@@ -373,7 +373,7 @@ class Expander {
   Instances Modules(TSNode d) {
     int line = ParsedModule::FirstLine(d);
     Evaluator::Args args;
-    const TorchSnapshot* snap = InfoDecorator(d, "modules", line, &args);
+    const torch_snapshot::TorchSnapshot* snap = InfoDecorator(d, "modules", line, &args);
     if (!snap) return {};
     Value list = args.positional.empty() ? Value::Unknown("") : args.positional[0];
     if (list.kind != Value::Kind::kList) {
@@ -400,7 +400,7 @@ class Expander {
         Problem(line, "cannot evaluate ModuleInfo `" + mv.text + "`");
         return {};
       }
-      const ModuleInfoEntry& m = snap->modules[mv.index];
+      const torch_snapshot::ModuleInfoEntry& m = snap->modules[mv.index];
       std::vector<bool> flags;
       if (mode != "TrainEvalMode.eval_only") flags.push_back(true);
       if (mode != "TrainEvalMode.train_only") flags.push_back(false);

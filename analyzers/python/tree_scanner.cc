@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "analyzers/python/content_hash.h"
+#include "core/content_hash.h"
 #include "analyzers/python/file_scanner.h"
 #include "analyzers/python/python_parser.h"
 #include "analyzers/python/scan_cache.h"
@@ -139,20 +139,20 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   std::string snapshot_error;
   if (snapshot_path.empty() && !options.torch_python.empty()) {
     try {
-      snapshot_path = EnsureTorchSnapshot(
-          options.torch_python, options.cache_dir.empty() ? DefaultCacheDir() : options.cache_dir);
+      snapshot_path = torch_snapshot::EnsureTorchSnapshot(
+          options.torch_python, options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir);
     } catch (const std::exception& e) {
       snapshot_error = e.what();
     }
   }
   std::once_flag snapshot_once;
-  std::unique_ptr<TorchSnapshot> snapshot;
+  std::unique_ptr<torch_snapshot::TorchSnapshot> snapshot;
   std::string snapshot_load_error;
-  SnapshotSource source = [&]() -> const TorchSnapshot* {
+  SnapshotSource source = [&]() -> const torch_snapshot::TorchSnapshot* {
     std::call_once(snapshot_once, [&] {
       if (snapshot_path.empty()) return;
       try {
-        snapshot = std::make_unique<TorchSnapshot>(LoadTorchSnapshot(snapshot_path));
+        snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(torch_snapshot::LoadTorchSnapshot(snapshot_path));
       } catch (const std::exception& e) {
         snapshot_load_error = e.what();
       }
@@ -163,10 +163,10 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   std::string context_text = std::string(kScannerVersion) + "\n" + snapshot_path + "\n";
   if (!options.snapshot_file.empty()) {
     std::string bytes;
-    if (ReadFile(options.snapshot_file, &bytes)) context_text += HexDigest(ContentHash(bytes));
+    if (ReadFile(options.snapshot_file, &bytes)) context_text += core::HexDigest(core::ContentHash(bytes));
   }
   for (const auto& d : options.collect.devices) context_text += d.type + "=" + d.method_name + ";";
-  Hash128 context = ContentHash(context_text);
+  core::Hash128 context = core::ContentHash(context_text);
 
   std::unique_ptr<ScanCache> cache;
   if (!options.cache_dir.empty()) {
@@ -192,7 +192,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
         s.diagnostics.push_back({Diagnostic::Severity::kError, 0, "cannot read file"});
         result.files[i] = std::move(s);
       } else {
-        Hash128 content = ContentHash(bytes);
+        core::Hash128 content = core::ContentHash(bytes);
         std::optional<FileScan> cached = cache ? cache->Get(content, context, rel) : std::nullopt;
         if (cached) {
           result.files[i] = std::move(*cached);

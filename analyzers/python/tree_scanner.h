@@ -9,7 +9,7 @@
 
 #include "analyzers/python/test_collector.h"
 #include "analyzers/python/test_record.h"
-#include "analyzers/python/torch_snapshot.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace testmap::python {
 

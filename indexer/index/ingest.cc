@@ -2,8 +2,6 @@
 
 // Header-only xxHash, as trace_input.cc uses it.
 #define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -16,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/content_hash.h"
 #include "indexer/index/index_error.h"
 #include "indexer/timings/read_file_text.h"
 #include "indexer/timings/timing_error.h"
@@ -53,10 +52,7 @@ ParsedFile ReadOne(const std::string& path) {
       // Timing files: the readers name the file and line of bad content.
       try {
         DetectTimingFormat(text, path);
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx",
-                      static_cast<unsigned long long>(XXH3_64bits(text.data(), text.size())));
-        out.timing = TimingInput{hex, ReadTimingFile(path)};
+        out.timing = TimingInput{core::ShortHexDigest(text), ReadTimingFile(path)};
       } catch (const TimingError& e) {
         if (std::string(e.what()).find("not a timing file") != std::string::npos)
           throw IndexError(path, e.line(),

@@ -3,13 +3,13 @@
 // Header-only: no library to link for one hash.
 #define XXH_INLINE_ALL
 #include <simdjson.h>
-#include <xxhash.h>
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <tuple>
 #include <unordered_map>
 
+#include "core/content_hash.h"
 #include "core/dtype_names.h"
 #include "core/op_names.h"
 #include "indexer/index/index_error.h"
@@ -25,12 +25,7 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-std::string RunId(std::string_view line) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(XXH3_64bits(line.data(), line.size())));
-  return hex;
-}
+std::string RunId(std::string_view line) { return core::ShortHexDigest(line); }
 
 // Per-shard caches: the same few hundred operator and dtype spellings
 // repeat millions of times.

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "analyzers/python/python_parser.h"
-#include "analyzers/python/torch_snapshot.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
 #include "analyzers/python/tree_scanner.h"
 
 namespace fs = std::filesystem;
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
   std::string python = TESTMAP_PYTHON;
   std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
-  std::string snapshot = py::EnsureTorchSnapshot(python, py::DefaultCacheDir());
+  std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(python, testmap::torch_snapshot::DefaultCacheDir());
 
   Bench("example suite", suite, python, bin, snapshot, run_pytest);
 

@@ -50,7 +50,7 @@ TEST(ScanCacheEncoding, RejectsTruncatedBytes) {
 
 TEST(ScanCache, PersistsAcrossOpens) {
   testing::TempDir dir;
-  Hash128 content = ContentHash("x"), context = ContentHash("ctx");
+  core::Hash128 content = core::ContentHash("x"), context = core::ContentHash("ctx");
   std::string err;
   {
     auto cache = ScanCache::Open(dir.path.string(), &err);
@@ -63,7 +63,7 @@ TEST(ScanCache, PersistsAcrossOpens) {
   auto hit = cache->Get(content, context, "u.py");
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->tests[0].nodeid, "u.py::TestXCPU::test_a_cpu_float32");
-  EXPECT_FALSE(cache->Get(content, ContentHash("other"), "u.py"));
+  EXPECT_FALSE(cache->Get(content, core::ContentHash("other"), "u.py"));
 }
 
 }  // namespace

@@ -1,16 +1,19 @@
-// A snapshot of the installed torch's test metadata (OpInfos, ModuleInfos,
-// dtype helpers), read by the scanner so that `@ops(op_db)` and
+// A snapshot of what an installed torch knows: its test metadata (OpInfos,
+// ModuleInfos, dtype helpers), read by the scanner so that `@ops(op_db)` and
 // `all_types_and(torch.half)` expand without importing anything from the
-// scanned tree. snapshot_torch.py writes it; docs/scan.md explains why.
+// scanned tree, and its dispatcher's operator registry (schemas and the
+// keys torch has kernels for), read by backend scans, queries and
+// admission. snapshot_torch.py writes it; docs/scan.md explains why.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-namespace testmap::python {
+namespace testmap::torch_snapshot {
 
 // A set of dtypes: bit i stands for TorchSnapshot::dtype_names[i]. Sets
 // stay bitmasks until used, which keeps loading a snapshot cheap.
@@ -34,6 +37,16 @@ struct ModuleInfoEntry {
   std::vector<DtypeMask> dtypes;  // per TorchSnapshot::device_types
 };
 
+// One operator overload of the dispatcher's registry (after importing
+// torch's test machinery, which registers a few operators of its own).
+// TorchScript-only overloads (`aten::add.int`) are not in it: they never
+// reach a dispatch key, though `torch.ops.aten.add.overloads()` lists them.
+struct OperatorEntry {
+  std::string name;    // `aten::add.Tensor`, `aten::_scaled_mm` (core/op_names.h)
+  std::string schema;  // `aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`
+  uint32_t kernels = 0;  // bit i: torch has a kernel for TorchSnapshot::operator_kernel_keys[i]
+};
+
 struct TorchSnapshot {
   std::string torch_version, torch_git_version;
   std::string content_hash;                          // of the snapshot file; keys the scan cache
@@ -45,6 +58,8 @@ struct TorchSnapshot {
   std::map<std::string, std::vector<int>> op_lists;  // `op_db` -> indices into ops
   std::vector<ModuleInfoEntry> modules;
   std::map<std::string, std::vector<int>> module_lists;
+  std::vector<std::string> operator_kernel_keys;  // `CompositeImplicitAutograd`, `CPU`, ...
+  std::vector<OperatorEntry> operators;           // sorted by name
 
   // Dtypes of an OpInfo/ModuleInfo on `device_type`; device types the
   // snapshot has no table for (privateuse1 backends) use the default table.
@@ -55,6 +70,14 @@ struct TorchSnapshot {
   std::vector<std::string> Decode(DtypeMask mask) const;
   // An OpInfo flag (`supports_out`...), if the snapshot records it.
   std::optional<bool> OpFlag(const OpInfoEntry& op, const std::string& flag) const;
+
+  // The registry entry of a canonical overload name, or nullptr.
+  const OperatorEntry* FindOperator(std::string_view canonical) const;
+  // Every overload of a packet (`aten::add`), in name order.
+  std::vector<const OperatorEntry*> PacketOverloads(std::string_view packet) const;
+  // Whether torch registers a kernel for `op` on `dispatch_key`; nullopt
+  // when the snapshot does not record that key.
+  std::optional<bool> HasKernel(const OperatorEntry& op, std::string_view dispatch_key) const;
 };
 
 // Parses a snapshot file. Throws std::runtime_error naming the file on bad
@@ -71,4 +94,4 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
 // $XDG_CACHE_HOME/testmap, else ~/.cache/testmap.
 std::string DefaultCacheDir();
 
-}  // namespace testmap::python
+}  // namespace testmap::torch_snapshot

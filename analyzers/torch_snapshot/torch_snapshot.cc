@@ -1,4 +1,4 @@
-#include "analyzers/python/torch_snapshot.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,15 +12,15 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "analyzers/python/content_hash.h"
-#include "analyzers/python/snapshot_script.h"
+#include "analyzers/torch_snapshot/snapshot_script.h"
+#include "core/content_hash.h"
 
 namespace fs = std::filesystem;
 
-namespace testmap::python {
+namespace testmap::torch_snapshot {
 namespace {
 
-constexpr const char* kFormat = "testmap-torch-snapshot/2";
+constexpr const char* kFormat = "testmap-torch-snapshot/3";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -98,6 +98,32 @@ std::optional<bool> TorchSnapshot::OpFlag(const OpInfoEntry& op, const std::stri
   return std::nullopt;
 }
 
+const OperatorEntry* TorchSnapshot::FindOperator(std::string_view canonical) const {
+  auto it = std::lower_bound(operators.begin(), operators.end(), canonical,
+                             [](const OperatorEntry& e, std::string_view n) { return e.name < n; });
+  return it != operators.end() && it->name == canonical ? &*it : nullptr;
+}
+
+std::vector<const OperatorEntry*> TorchSnapshot::PacketOverloads(std::string_view packet) const {
+  // Overloads sort right after their packet: `aten::add`, `aten::add.Tensor`,
+  // `aten::add.out`; `aten::add_` and `aten::addmm` do not match the prefix.
+  std::vector<const OperatorEntry*> out;
+  auto it = std::lower_bound(operators.begin(), operators.end(), packet,
+                             [](const OperatorEntry& e, std::string_view n) { return e.name < n; });
+  for (; it != operators.end() && std::string_view(it->name).starts_with(packet); ++it) {
+    std::string_view rest = std::string_view(it->name).substr(packet.size());
+    if (rest.empty() || rest[0] == '.') out.push_back(&*it);
+  }
+  return out;
+}
+
+std::optional<bool> TorchSnapshot::HasKernel(const OperatorEntry& op,
+                                             std::string_view dispatch_key) const {
+  for (size_t i = 0; i < operator_kernel_keys.size(); ++i)
+    if (operator_kernel_keys[i] == dispatch_key) return (op.kernels >> i) & 1;
+  return std::nullopt;
+}
+
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {
   std::string text = ReadFile(path);
   nlohmann::json j;
@@ -110,7 +136,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     throw std::runtime_error(path + ": unknown snapshot format (want " + kFormat + ")");
   TorchSnapshot s;
   try {
-    s.content_hash = HexDigest(ContentHash(text));
+    s.content_hash = core::HexDigest(core::ContentHash(text));
     s.torch_version = j.at("torch_version");
     s.torch_git_version = j.value("torch_git_version", "");
     s.dtype_names = j.at("dtype_names").get<std::vector<std::string>>();
@@ -148,6 +174,15 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       s.modules.push_back(std::move(m));
     }
     s.module_lists = j.at("module_lists").get<std::map<std::string, std::vector<int>>>();
+    s.operator_kernel_keys = j.at("operator_kernel_keys").get<std::vector<std::string>>();
+    const auto& operators = j.at("operators");
+    s.operators.reserve(operators.size());
+    for (const auto& o : operators)
+      s.operators.push_back(
+          {o.at(0).get<std::string>(), o.at(1).get<std::string>(), o.at(2).get<uint32_t>()});
+    if (!std::is_sorted(s.operators.begin(), s.operators.end(),
+                        [](const auto& a, const auto& b) { return a.name < b.name; }))
+      throw std::runtime_error(path + ": operator registry is not sorted by name");
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(path + ": malformed torch snapshot: " + e.what());
   }
@@ -172,7 +207,8 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
       RunCapture({python, "-c", "import importlib.util as u; print(u.find_spec('torch').origin)"});
   while (!origin.empty() && (origin.back() == '\n' || origin.back() == '\r')) origin.pop_back();
   fs::path version_py = fs::path(origin).parent_path() / "version.py";
-  std::string key = HexDigest(ContentHash(ReadFile(version_py.string()) + kSnapshotScript));
+  std::string key =
+      core::HexDigest(core::ContentHash(ReadFile(version_py.string()) + kSnapshotScript));
   fs::path dir = fs::path(cache_dir) / "torch-snapshots";
   fs::path target = dir / (key + ".json");
   if (fs::exists(target)) return target.string();
@@ -196,4 +232,4 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
   return target.string();
 }
 
-}  // namespace testmap::python
+}  // namespace testmap::torch_snapshot

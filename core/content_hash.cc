@@ -1,10 +1,10 @@
-#include "analyzers/python/content_hash.h"
+#include "core/content_hash.h"
 
 #include <xxhash.h>
 
 #include <cstdio>
 
-namespace testmap::python {
+namespace testmap::core {
 
 Hash128 ContentHash(std::string_view bytes) {
   XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
@@ -33,4 +33,11 @@ std::string HexDigest(const Hash128& h) {
   return buf;
 }
 
-}  // namespace testmap::python
+std::string ShortHexDigest(std::string_view bytes) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx",
+                static_cast<unsigned long long>(XXH3_64bits(bytes.data(), bytes.size())));
+  return buf;
+}
+
+}  // namespace testmap::core

@@ -1,12 +1,13 @@
-// Content hashes: XXH3-128 of bytes. Used to key caches by file content and
-// to fingerprint a test's normalized source; not for security.
+// Content hashes: XXH3 of bytes, as lowercase hex. They key caches by file
+// content, fingerprint a test's normalized source and name runs and files
+// in the index; not for security.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace testmap::python {
+namespace testmap::core {
 
 struct Hash128 {
   uint64_t high = 0, low = 0;
@@ -32,4 +33,7 @@ class ContentHasher {
 // 32 lowercase hex digits.
 std::string HexDigest(const Hash128& h);
 
-}  // namespace testmap::python
+// 16 lowercase hex digits of XXH3-64: short ids (runs, ingested files).
+std::string ShortHexDigest(std::string_view bytes);
+
+}  // namespace testmap::core

@@ -1,10 +1,16 @@
-"""Dump what `testmap scan` needs from an installed torch, as JSON on stdout.
+"""Dump what testmap needs from an installed torch, as JSON on stdout.
 
 Test files name OpInfos (`@ops(op_db)`), ModuleInfos (`@modules(module_db)`)
 and dtype helpers (`all_types_and(torch.half)`) whose values live in torch's
 own test machinery. The scanner never imports the scanned tree; instead it
 reads this snapshot, taken once per torch installation from the *installed*
 torch (not from the tree being scanned) and cached by the scanner.
+
+It also holds the dispatcher's operator registry: every operator overload
+with its schema and the dispatch keys torch itself has kernels for. Backend
+scans expand packets (`aten.add`) to overloads from it, queries tell a real
+operator with no test from a typo, and admission reads which operators are
+decomposed (CompositeImplicitAutograd) before they reach a backend.
 
 Usage: python snapshot_torch.py > snapshot.json
 """
@@ -18,7 +24,7 @@ from torch.testing._internal import common_methods_invocations as cmi
 from torch.testing._internal import common_modules
 from torch.testing._internal.opinfo.core import OpInfo
 
-FORMAT = "testmap-torch-snapshot/2"
+FORMAT = "testmap-torch-snapshot/3"
 # Device types whose dtype tables differ in OpInfo/ModuleInfo; any other
 # device type (privateuse1 backends included) uses the default table.
 DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")
@@ -29,6 +35,12 @@ OP_FLAGS = (
     "supports_sparse_csr", "is_factory_function", "supports_varargs",
     "supports_scripting", "supports_tracing", "supports_expanded_weight",
     "supports_njt",
+)
+# Dispatch keys whose kernels decide how an operator reaches a backend;
+# each operator records which of them torch registers a kernel for.
+OPERATOR_KERNEL_KEYS = (
+    "CompositeImplicitAutograd", "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional", "CPU", "CUDA", "Meta",
 )
 
 
@@ -115,6 +127,22 @@ def index_lists(lists, record):
     return items, named
 
 
+def operator_registry():
+    """[[`aten::add.Tensor`, schema, kernel key bitmask], ...] sorted by name."""
+    schemas = {}
+    for schema in torch._C._jit_get_all_schemas():
+        name = schema.name + ("." + schema.overload_name if schema.overload_name else "")
+        schemas[name] = str(schema)
+    out = []
+    for name in sorted(torch._C._dispatch_get_all_op_names()):
+        mask = 0
+        for i, key in enumerate(OPERATOR_KERNEL_KEYS):
+            if torch._C._dispatch_has_kernel_for_dispatch_key(name, key):
+                mask |= 1 << i
+        out.append([name, schemas.get(name, ""), mask])
+    return out
+
+
 def main():
     ops, op_lists = index_lists(named_lists(cmi, OpInfo), op_record)
     modules, module_lists = index_lists(
@@ -151,6 +179,8 @@ def main():
         "ops": ops,
         "module_lists": module_lists,
         "modules": modules,
+        "operator_kernel_keys": list(OPERATOR_KERNEL_KEYS),
+        "operators": operator_registry(),
     }, sys.stdout, sort_keys=True, separators=(",", ":"))
 
 
