@@ -8,8 +8,11 @@
 #include "analyzers/backend/backend_cache.h"
 #include "analyzers/backend/cpp_scan.h"
 #include "analyzers/backend/python_reader.h"
+#include "analyzers/backend/schema_registry.h"
 #include "analyzers/backend/source_tree.h"
 #include "analyzers/backend/torch_probe.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
+#include "core/closest_names.h"
 
 namespace testmap::backend {
 
@@ -38,9 +41,25 @@ BackendScan ScanBackend(const BackendScanOptions& options) {
     torch = std::make_unique<TorchProbe>(ProbeTorch(options.torch_python, cache.get()));
     scan.torch_version = torch->torch_version;
   } catch (const std::exception& e) {
-    scan.diagnostics.push_back({Diagnostic::Severity::kError, "", 0,
-                                std::string("torch unavailable: ") + e.what()});
+    scan.diagnostics.push_back(
+        {Diagnostic::Severity::kError, "", 0, std::string("torch unavailable: ") + e.what()});
   }
+
+  // The operator registry comes from the torch snapshot (shared with the
+  // test scan and the index), cached per torch install.
+  std::unique_ptr<torch_snapshot::TorchSnapshot> snapshot;
+  try {
+    std::string dir =
+        options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir;
+    snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(torch_snapshot::LoadTorchSnapshot(
+        torch_snapshot::EnsureTorchSnapshot(options.torch_python, dir)));
+  } catch (const std::exception& e) {
+    scan.diagnostics.push_back({Diagnostic::Severity::kError, "", 0,
+                                std::string("torch's operator registry unavailable: ") + e.what()});
+  }
+  SchemaRegistry registry;
+  if (snapshot) registry = SchemaRegistry::FromSnapshot(*snapshot);
+  if (torch) registry.AddTorchScriptOnly(torch->torchscript_only_schemas);
 
   CppScanOptions cpp;
   cpp.build_dir = options.build_dir;
@@ -66,9 +85,8 @@ BackendScan ScanBackend(const BackendScanOptions& options) {
       if (name.size() >= 2 && name.front() == '"') name = name.substr(1, name.size() - 2);
       if (!name.empty()) renamed.insert(name);
     }
-  SchemaRegistry no_schemas;
   TorchFacts facts;
-  facts.schemas = torch ? &torch->schemas : &no_schemas;
+  facts.schemas = &registry;
   if (torch) {
     facts.dispatch_keys.insert(torch->dispatch_keys.begin(), torch->dispatch_keys.end());
     facts.device_keys = torch->device_keys;
@@ -97,18 +115,32 @@ BackendScan ScanBackend(const BackendScanOptions& options) {
   std::set<std::string> defined;
   for (const auto& r : scan.records)
     if (r.kind == Kind::kDefinition) defined.insert(r.op);
-  if (torch) {
-    scan.known_ops = torch->schemas.DispatcherNames();
+  if (snapshot) {
+    scan.known_ops = registry.Names();
     scan.known_ops.insert(scan.known_ops.end(), defined.begin(), defined.end());
+    auto bare = [](std::string_view n) {
+      size_t ns = n.find("::");
+      if (ns != std::string_view::npos) n.remove_prefix(ns + 2);
+      return n.substr(0, n.find('.'));
+    };
     for (auto& r : scan.records) {
       if (r.op.empty() || r.kind == Kind::kDefinition || defined.count(r.op)) continue;
-      const OpSchema* s = torch->schemas.Find(r.op);
-      if (s && s->in_dispatcher) continue;
+      if (const OpSchema* s = registry.Find(r.op)) {
+        if (s->torchscript_only)
+          scan.diagnostics.push_back(
+              {Diagnostic::Severity::kWarning, r.file, r.line,
+               r.op + " is a TorchScript-only overload: the dispatcher never calls a kernel "
+                      "registered for it"});
+        continue;
+      }
       r.in_registry = false;
-      scan.diagnostics.push_back(
-          {Diagnostic::Severity::kWarning, r.file, r.line,
-           r.op + " is not an operator of torch " + torch->torch_version +
-               " nor one this backend defines; the registration is kept (in_registry: false)"});
+      std::string message = r.op + " is not an operator of torch " + snapshot->torch_version +
+                            " nor one this backend defines; the registration is kept "
+                            "(in_registry: false)";
+      std::vector<std::string> close = core::ClosestNames(r.op, scan.known_ops, 3, bare);
+      for (size_t i = 0; i < close.size(); ++i)
+        message += (i == 0 ? "; did you mean " : ", ") + close[i];
+      scan.diagnostics.push_back({Diagnostic::Severity::kWarning, r.file, r.line, message});
     }
   }
   for (auto& d : scan.diagnostics) d.file = RelativeTo(d.file, tree.base);

@@ -15,7 +15,8 @@ std::string EncodeRequest(const ClangRequest& r) {
   j["jobs"] = r.jobs;
   j["units"] = json::array();
   for (const auto& u : r.units)
-    j["units"].push_back({{"file", u.file}, {"directory", u.directory}, {"arguments", u.arguments}});
+    j["units"].push_back(
+        {{"file", u.file}, {"directory", u.directory}, {"arguments", u.arguments}});
   return j.dump();
 }
 
@@ -35,13 +36,13 @@ ClangRequest DecodeRequest(const std::string& text) {
 }
 
 std::string EncodeResult(const UnitResult& r) {
-  json j;
+  nlohmann::ordered_json j;
   j["file"] = r.file;
   j["parsed"] = r.parsed;
   j["seconds"] = r.seconds;
-  j["records"] = json::array();
+  j["records"] = nlohmann::ordered_json::array();
   for (const auto& rec : r.records) j["records"].push_back(ToJson(rec));
-  j["diagnostics"] = json::array();
+  j["diagnostics"] = nlohmann::ordered_json::array();
   for (const auto& d : r.diagnostics) j["diagnostics"].push_back(ToJson(d));
   j["deps"] = r.deps;
   return j.dump();

@@ -56,8 +56,10 @@ std::vector<std::string> SplitCommandLine(const std::string& command) {
 CompileCommands CompileCommands::FromBuildDir(const std::string& build_dir) {
   std::string path = (fs::path(build_dir) / "compile_commands.json").string();
   std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read (configure the build with "
-                                           "CMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+  if (!in)
+    throw std::runtime_error(path +
+                             ": cannot read (configure the build with "
+                             "CMAKE_EXPORT_COMPILE_COMMANDS=ON)");
   nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (!j.is_array()) throw std::runtime_error(path + ": not a compilation database (a JSON list)");
   CompileCommands db;
@@ -116,8 +118,8 @@ std::vector<std::string> BackendIncludeDirs(const std::vector<std::string>& root
       char close = text[open] == '"' ? '"' : text[open] == '<' ? '>' : 0;
       if (!close) continue;
       size_t end = text.find(close, open + 1);
-      if (end == std::string_view::npos || text.substr(open, end - open).find('\n') !=
-                                               std::string_view::npos)
+      if (end == std::string_view::npos ||
+          text.substr(open, end - open).find('\n') != std::string_view::npos)
         continue;
       named.insert(std::string(text.substr(open + 1, end - open - 1)));
     }

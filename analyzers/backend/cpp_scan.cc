@@ -13,14 +13,14 @@
 #include "analyzers/backend/compile_commands.h"
 #include "analyzers/backend/cpp_prefilter.h"
 #include "analyzers/backend/subprocess.h"
-#include "analyzers/python/content_hash.h"
+#include "core/content_hash.h"
 
 namespace testmap::backend {
 namespace {
 
 namespace fs = std::filesystem;
-using python::ContentHash;
-using python::HexDigest;
+using core::ContentHash;
+using core::HexDigest;
 
 std::string ReadFile(const std::string& path, bool* ok = nullptr) {
   std::ifstream in(path, std::ios::binary);
@@ -202,11 +202,11 @@ CppScanResult ScanCpp(const SourceTree& tree, const CppScanOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (p.status != 0 || seen != request.units.size()) {
     std::string err = p.err.size() > 2000 ? "..." + p.err.substr(p.err.size() - 2000) : p.err;
-    result.diagnostics.push_back(
-        {Diagnostic::Severity::kError, "", 0,
-         "the Clang reader stopped after " + std::to_string(seen) + " of " +
-             std::to_string(request.units.size()) + " files (status " +
-             std::to_string(p.status) + ")" + (err.empty() ? "" : ":\n" + err)});
+    result.diagnostics.push_back({Diagnostic::Severity::kError, "", 0,
+                                  "the Clang reader stopped after " + std::to_string(seen) +
+                                      " of " + std::to_string(request.units.size()) +
+                                      " files (status " + std::to_string(p.status) + ")" +
+                                      (err.empty() ? "" : ":\n" + err)});
   }
   if (options.cache) options.cache->Flush();
   return result;

@@ -16,22 +16,22 @@
 namespace testmap::backend {
 
 struct CppScanOptions {
-  std::string build_dir;            // holds compile_commands.json; empty: default flags
+  std::string build_dir;              // holds compile_commands.json; empty: default flags
   const TorchProbe* torch = nullptr;  // for default flags; null when unavailable
-  BackendCache* cache = nullptr;    // null: no cache
+  BackendCache* cache = nullptr;      // null: no cache
   int jobs = 1;
-  std::string clang_reader;         // the testmap-backend-clang executable
+  std::string clang_reader;  // the testmap-backend-clang executable
   std::function<void(size_t done, size_t total)> progress;
 };
 
 struct CppScanResult {
   std::vector<Registration> records;  // files absolute
   std::vector<Diagnostic> diagnostics;
-  size_t units = 0;         // translation units under the paths
-  size_t prefiltered = 0;   // of them, left out by the text prefilter
+  size_t units = 0;        // translation units under the paths
+  size_t prefiltered = 0;  // of them, left out by the text prefilter
   size_t cache_hits = 0;
-  size_t read = 0;          // parsed by Clang in this run
-  double clang_seconds = 0; // wall time of the Clang reader run
+  size_t read = 0;                          // parsed by Clang in this run
+  double clang_seconds = 0;                 // wall time of the Clang reader run
   std::vector<std::string> backend_macros;  // the backend's own registration macros
 };
 

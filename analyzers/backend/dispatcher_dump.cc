@@ -25,9 +25,9 @@ DumpResult DumpDispatcher(const DumpOptions& options) {
   result.torch_version = doc.value("torch_version", "");
   result.privateuse1_backend = doc.value("privateuse1_backend", "");
   for (const auto& e : doc["errors"])
-    result.diagnostics.push_back({Diagnostic::Severity::kError, e.value("module", ""), 0,
-                                  "import failed; registrations it would have made are missing:\n" +
-                                      e.value("error", "")});
+    result.diagnostics.push_back(
+        {Diagnostic::Severity::kError, e.value("module", ""), 0,
+         "import failed; registrations it would have made are missing:\n" + e.value("error", "")});
   for (const auto& j : doc["records"]) {
     Registration r;
     r.op = j["op"].is_string() ? j["op"].get<std::string>() : "";

@@ -19,7 +19,7 @@ struct DumpOptions {
 };
 
 struct DumpResult {
-  std::vector<Registration> records;  // evidence runtime; OutputOrder
+  std::vector<Registration> records;    // evidence runtime; OutputOrder
   std::vector<Diagnostic> diagnostics;  // import failures (errors: the answer is partial)
   std::string torch_version;
   std::string privateuse1_backend;  // the PrivateUse1 name after import

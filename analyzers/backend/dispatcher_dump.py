@@ -27,7 +27,7 @@ WARM_UP = ("torch.library", "torch._library.custom_ops", "torch._meta_registrati
            "torch._decomp", "torch._refs", "torch._prims")
 
 ENTRY = re.compile(r"^(?P<key>[A-Za-z0-9_]+)(?P<alias>\[alias\])?(?P<inactive> \(inactive\))?: "
-                   r"(?P<fallthrough>fallthrough )?registered at (?P<where>.*?)(?: :: .*)?$")
+                   r"registered at (?P<where>.*?)(?: :: .*)?$")
 FALLBACK = re.compile(r"^(?P<key>[A-Za-z0-9_]+): (?P<fallthrough>fallthrough )?registered at "
                       r"(?P<where>.*?) \[backend fallback\]$")
 
@@ -39,14 +39,29 @@ def split_where(where):
     return where, None
 
 
+# The fields of a _dispatch_dump that are not kernels.
+HEADER_FIELDS = ("name", "schema", "debug", "alias analysis kind")
+
+
 def entries(dump):
-    """(key, fallthrough, where) of each kernel in an operator's table."""
+    """(key, where) of each kernel in an operator's registration list."""
     out = Counter()
     for line in dump.splitlines():
+        if line.split(":", 1)[0] in HEADER_FIELDS:
+            continue
         m = ENTRY.match(line)
         if m:
-            out[(m["key"], bool(m["fallthrough"]), m["where"])] += 1
+            out[(m["key"], m["where"])] += 1
     return out
+
+
+def is_fallthrough(op, key):
+    """Whether the kernel now active for (op, key) is a fallthrough; the
+    registration list does not say, the dispatcher does."""
+    try:
+        return torch._C._dispatch_kernel_for_dispatch_key_is_fallthrough(op, key)
+    except Exception:
+        return False
 
 
 def field(dump, name):
@@ -112,16 +127,19 @@ def main():
         before = ops_before.get(op)
         if before == dump:
             continue
-        if before is None:
+        schema = field(dump, "schema")
+        # A new name without a schema is an impl of an operator nobody
+        # defined (a TorchScript-only overload): not a definition.
+        if before is None and schema and schema != "(none)":
             file, line = split_where((field(dump, "debug") or "").replace("registered at ", "", 1))
             records.append({"op": op, "dispatch_key": None, "kind": "definition",
-                            "file": file or None, "line": line, "schema": field(dump, "schema")})
+                            "file": file or None, "line": line, "schema": schema})
         added = entries(dump) - entries(before or "")
-        for (key, fallthrough, where), count in added.items():
+        for (key, where), count in added.items():
             file, line = split_where(where)
+            kind = "fallthrough" if is_fallthrough(op, key) else "kernel"
             for _ in range(count):
-                records.append({"op": op, "dispatch_key": key,
-                                "kind": "fallthrough" if fallthrough else "kernel",
+                records.append({"op": op, "dispatch_key": key, "kind": kind,
                                 "file": file, "line": line})
     for name, has in fallbacks_after.items():
         if has and not fallbacks_before.get(name):

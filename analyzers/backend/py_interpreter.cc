@@ -11,14 +11,14 @@ using python::Field;
 using python::Is;
 using python::ParsedModule;
 
-constexpr int kMaxDepth = 24;             // nested calls into backend functions
-constexpr size_t kMaxSteps = 2'000'000;   // evaluation steps per scan
+constexpr int kMaxDepth = 24;            // nested calls into backend functions
+constexpr size_t kMaxSteps = 2'000'000;  // evaluation steps per scan
 constexpr size_t kMaxRange = 100'000;
 
-const std::set<std::string> kBuiltins{"len",  "any",      "all",   "isinstance", "getattr",
-                                      "hasattr", "str",   "list",  "tuple",      "sorted",
-                                      "set",  "range",    "enumerate", "zip",    "print",
-                                      "repr", "callable", "dict",  "frozenset",  "reversed"};
+const std::set<std::string> kBuiltins{"len",     "any",      "all",       "isinstance", "getattr",
+                                      "hasattr", "str",      "list",      "tuple",      "sorted",
+                                      "set",     "range",    "enumerate", "zip",        "print",
+                                      "repr",    "callable", "dict",      "frozenset",  "reversed"};
 
 std::vector<TSNode> NamedChildren(TSNode n) {
   std::vector<TSNode> out;
@@ -68,8 +68,8 @@ std::string PyInterpreter::Text(TSNode n, const Frame& f) const {
 }
 
 void PyInterpreter::Note(TSNode n, const Frame& f, std::string message) {
-  diagnostics_->push_back(
-      {Diagnostic::Severity::kWarning, f.module->path, ParsedModule::FirstLine(n), std::move(message)});
+  diagnostics_->push_back({Diagnostic::Severity::kWarning, f.module->path,
+                           ParsedModule::FirstLine(n), std::move(message)});
 }
 
 bool PyInterpreter::Budget(TSNode n, const Frame& f) {
@@ -248,8 +248,8 @@ void PyInterpreter::Import(TSNode s, Frame& f) {
     std::string text = Text(from, f);
     size_t dots = text.find_first_not_of('.');
     if (dots == std::string::npos) dots = text.size();
-    std::string base = f.module->is_package ? f.module->name : f.module->name.substr(
-                                                                   0, f.module->name.rfind('.'));
+    std::string base =
+        f.module->is_package ? f.module->name : f.module->name.substr(0, f.module->name.rfind('.'));
     for (size_t i = 1; i < dots && base.find('.') != std::string::npos; ++i)
       base = base.substr(0, base.rfind('.'));
     module = base + (dots < text.size() ? "." + text.substr(dots) : "");
@@ -351,8 +351,9 @@ PyInterpreter::Flow PyInterpreter::ExecFor(TSNode s, Frame& f) {
     iter = PyObject::List(chars);
   }
   if (!iter->IsSequence()) {
-    Note(s, f, "loop over " + Text(right, f) +
-                   ", which is not known statically: registrations in its body are not read");
+    Note(s, f,
+         "loop over " + Text(right, f) +
+             ", which is not known statically: registrations in its body are not read");
     return Flow::kNormal;
   }
   std::vector<PyRef> items = iter->items;  // the body may append to the list
@@ -417,14 +418,14 @@ PyRef PyInterpreter::Eval(TSNode n, Frame& f) {
       }
       items.push_back(Eval(c, f));
     }
-    return PyObject::List(items, type == "tuple" || type == "expression_list" ? K::kTuple : K::kList);
+    return PyObject::List(items,
+                          type == "tuple" || type == "expression_list" ? K::kTuple : K::kList);
   }
   if (type == "parenthesized_expression") {
     std::vector<TSNode> kids = NamedChildren(n);
     return kids.empty() ? PyObject::Unknown() : Eval(kids[0], f);
   }
-  if (type == "list_comprehension" || type == "generator_expression" ||
-      type == "set_comprehension")
+  if (type == "list_comprehension" || type == "generator_expression" || type == "set_comprehension")
     return EvalComprehension(n, f);
   if (type == "boolean_operator") {
     std::string op = Text(Field(n, "operator"), f);
@@ -574,8 +575,10 @@ PyRef PyInterpreter::EvalComparison(TSNode n, Frame& f) {
       if (r && op == "not in") r = !*r;
     } else if (op == "is" || op == "is not") {
       bool an = a->Is(K::kNone), bn = b->Is(K::kNone);
-      if (an && bn) r = true;
-      else if ((an && b->kind != K::kUnknown) || (bn && a->kind != K::kUnknown)) r = false;
+      if (an && bn)
+        r = true;
+      else if ((an && b->kind != K::kUnknown) || (bn && a->kind != K::kUnknown))
+        r = false;
       if (r && op == "is not") r = !*r;
     } else if (a->Is(K::kInt) && b->Is(K::kInt)) {
       if (op == "<") r = a->i < b->i;
@@ -718,8 +721,9 @@ PyRef PyInterpreter::Call(const PyRef& callee, const PyArgs& args, Frame& f, TSN
         for (const auto& o : options) {
           if (!o->Is(K::kStr)) return PyObject::Unknown(Text(at, f));
           const std::string& p = o->text;
-          bool hit = m == "startswith" ? s.rfind(p, 0) == 0
-                                       : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+          bool hit = m == "startswith"
+                         ? s.rfind(p, 0) == 0
+                         : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
           if (hit) return PyObject::Bool(true);
         }
         return PyObject::Bool(false);
@@ -848,9 +852,7 @@ std::optional<bool> PyInterpreter::Truth(const PyRef& v) const {
 std::optional<bool> PyInterpreter::Equal(const PyRef& a, const PyRef& b) const {
   if (a->Is(K::kUnknown) || b->Is(K::kUnknown)) return std::nullopt;
   if (a->Is(K::kNone) || b->Is(K::kNone)) return a->kind == b->kind;
-  auto simple = [](const PyRef& v) {
-    return v->Is(K::kStr) || v->Is(K::kInt) || v->Is(K::kBool);
-  };
+  auto simple = [](const PyRef& v) { return v->Is(K::kStr) || v->Is(K::kInt) || v->Is(K::kBool); };
   if (simple(a) && simple(b)) {
     if (a->Is(K::kStr) != b->Is(K::kStr)) return false;
     if (a->Is(K::kStr)) return a->text == b->text;
@@ -924,8 +926,8 @@ PyRef PyInterpreter::Builtin(const std::string& name, const PyArgs& args, Frame&
                  (cls == "tuple" && a0->Is(K::kTuple)) || (cls == "int" && a0->Is(K::kInt)) ||
                  (cls == "bool" && a0->Is(K::kBool));
       if (hit) return PyObject::Bool(true);
-      static const std::set<std::string> known{"OpOverloadPacket", "OpOverload", "CustomOpDef",
-                                               "str", "list", "tuple", "int", "bool"};
+      static const std::set<std::string> known{
+          "OpOverloadPacket", "OpOverload", "CustomOpDef", "str", "list", "tuple", "int", "bool"};
       if (!known.count(cls)) return unknown();
     }
     return PyObject::Bool(false);
@@ -981,7 +983,8 @@ PyRef PyInterpreter::Builtin(const std::string& name, const PyArgs& args, Frame&
   if (name == "enumerate" && a0->IsSequence()) {
     std::vector<PyRef> items;
     for (size_t i = 0; i < a0->items.size(); ++i)
-      items.push_back(PyObject::List({PyObject::Int(static_cast<int64_t>(i)), a0->items[i]}, K::kTuple));
+      items.push_back(
+          PyObject::List({PyObject::Int(static_cast<int64_t>(i)), a0->items[i]}, K::kTuple));
     return PyObject::List(items);
   }
   if (name == "zip" && a0->IsSequence() && a1 && a1->IsSequence()) {

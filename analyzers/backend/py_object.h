@@ -45,12 +45,12 @@ struct PyArgs {
 
 struct PyObject {
   enum class Kind {
-    kUnknown,      // text: the expression
+    kUnknown,  // text: the expression
     kNone,
     kBool,
     kInt,
     kStr,
-    kList,         // items; shared, so that append() is seen by every holder
+    kList,  // items; shared, so that append() is seen by every holder
     kTuple,
     kName,         // text: a dotted name outside the backend (`torch.library.impl`)
     kModule,       // module: a module of the backend

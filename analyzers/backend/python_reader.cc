@@ -59,8 +59,8 @@ PythonScanResult ScanPython(const SourceTree& tree, const TorchFacts& torch,
     }
     if (auto bad = python::FirstInvalidUtf8(text)) {
       int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + *bad, '\n'));
-      result.diagnostics.push_back({Diagnostic::Severity::kError, path, line,
-                                    "not UTF-8: the file is not read"});
+      result.diagnostics.push_back(
+          {Diagnostic::Severity::kError, path, line, "not UTF-8: the file is not read"});
       ++result.unreadable;
       continue;
     }
@@ -70,14 +70,13 @@ PythonScanResult ScanPython(const SourceTree& tree, const TorchFacts& torch,
     m->name = ModuleName(path, &m->is_package);
     m->parsed = std::make_unique<python::ParsedModule>(parser.get(), std::move(text));
     if (auto line = m->parsed->FirstSyntaxErrorLine()) {
-      result.diagnostics.push_back({Diagnostic::Severity::kError, path, *line,
-                                    "syntax error: the file is not read"});
+      result.diagnostics.push_back(
+          {Diagnostic::Severity::kError, path, *line, "syntax error: the file is not read"});
       ++result.unreadable;
       continue;
     }
     m->model = std::make_unique<python::ModuleModel>(python::BuildModuleModel(*m->parsed));
-    m->strings = std::make_unique<python::Evaluator>(*m->parsed, *m->model,
-                                                     [] { return nullptr; });
+    m->strings = std::make_unique<python::Evaluator>(*m->parsed, *m->model, [] { return nullptr; });
     modules.push_back(std::move(m));
   }
 

@@ -67,9 +67,7 @@ struct Registration {
   bool in_registry = true;
 
   // The identity two readers agree on: (op, dispatch key, kind).
-  std::tuple<std::string, std::string, Kind> Identity() const {
-    return {op, dispatch_key, kind};
-  }
+  std::tuple<std::string, std::string, Kind> Identity() const { return {op, dispatch_key, kind}; }
 };
 
 // Orders records by dispatch key, op, kind, file, line: the output order.

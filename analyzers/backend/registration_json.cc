@@ -24,18 +24,20 @@ std::string OptionalString(const json& j, const char* key) {
   return it->get<std::string>();
 }
 
-json NullIfEmpty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+nlohmann::ordered_json NullIfEmpty(const std::string& s) {
+  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
 
 }  // namespace
 
-json ToJson(const Registration& r) {
-  json j = json::object();
+nlohmann::ordered_json ToJson(const Registration& r) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["op"] = NullIfEmpty(r.op);
   j["dispatch_key"] = NullIfEmpty(r.dispatch_key);
   j["kind"] = KindName(r.kind);
   j["mechanism"] = r.mechanism;
   j["file"] = NullIfEmpty(r.file);
-  j["line"] = r.line > 0 ? json(r.line) : json(nullptr);
+  j["line"] = r.line > 0 ? nlohmann::ordered_json(r.line) : nlohmann::ordered_json(nullptr);
   j["evidence"] = EvidenceName(r.evidence);
   if (!r.macro.empty()) j["macro"] = r.macro;
   if (!r.kernel.empty()) j["kernel"] = r.kernel;
@@ -87,11 +89,11 @@ Registration FromJson(const json& j) {
   return r;
 }
 
-json ToJson(const Diagnostic& d) {
-  json j = json::object();
+nlohmann::ordered_json ToJson(const Diagnostic& d) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["severity"] = d.severity == Diagnostic::Severity::kError ? "error" : "warning";
   j["file"] = NullIfEmpty(d.file);
-  j["line"] = d.line > 0 ? json(d.line) : json(nullptr);
+  j["line"] = d.line > 0 ? nlohmann::ordered_json(d.line) : nlohmann::ordered_json(nullptr);
   j["message"] = d.message;
   return j;
 }

@@ -20,11 +20,13 @@ namespace testmap::backend {
 // Names the format in `--format json` documents.
 inline constexpr const char* kRecordFormat = "testmap-backend/1";
 
-nlohmann::json ToJson(const Registration& r);
+// Fields in the documented order (op, dispatch_key, kind, mechanism, file,
+// line, evidence, then the optional ones).
+nlohmann::ordered_json ToJson(const Registration& r);
 // Throws std::invalid_argument naming the offending field.
 Registration FromJson(const nlohmann::json& j);
 
-nlohmann::json ToJson(const Diagnostic& d);
+nlohmann::ordered_json ToJson(const Diagnostic& d);
 Diagnostic DiagnosticFromJson(const nlohmann::json& j);
 
 // Bad input to ReadRegistrations: `what()` is `name:line: message`.

@@ -73,21 +73,19 @@ void WriteRecords(const RecordSet& set, RecordFormat format, std::ostream& out) 
     for (const auto& r : set.records) out << ToJson(r).dump() << "\n";
     return;
   }
-  nlohmann::json doc;
+  nlohmann::ordered_json doc;
   doc["format"] = kRecordFormat;
   doc["evidence"] = EvidenceName(set.evidence);
   doc["torch_version"] = set.torch_version;
   if (!set.root.empty()) doc["root"] = set.root;
-  doc["records"] = nlohmann::json::array();
+  doc["records"] = nlohmann::ordered_json::array();
   for (const auto& r : set.records) doc["records"].push_back(ToJson(r));
-  doc["diagnostics"] = nlohmann::json::array();
+  doc["diagnostics"] = nlohmann::ordered_json::array();
   for (const auto& d : set.diagnostics) doc["diagnostics"].push_back(ToJson(d));
-  nlohmann::json summary = nlohmann::json::object();
-  for (const auto& r : set.records)
-    summary[r.dispatch_key.empty() ? "" : r.dispatch_key][std::string(KindName(r.kind))] =
-        summary[r.dispatch_key.empty() ? "" : r.dispatch_key].value(
-            std::string(KindName(r.kind)), 0) + 1;
-  doc["summary"] = summary;
+  // Counts per dispatch key and kind ("" for definitions and keyless hooks).
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const auto& r : set.records) ++counts[r.dispatch_key][std::string(KindName(r.kind))];
+  doc["summary"] = counts;
   out << doc.dump(2) << "\n";
 }
 

@@ -11,9 +11,9 @@ namespace fs = std::filesystem;
 
 const std::set<std::string> kSourceExtensions{".cpp", ".cc", ".cxx", ".c++", ".C"};
 const std::set<std::string> kHeaderExtensions{".h", ".hpp", ".hh", ".hxx", ".h++", ".cuh"};
-const std::set<std::string> kSkippedDirs{".git",    "__pycache__", "node_modules", ".venv",
-                                         "venv",    "build",       "dist",         ".eggs",
-                                         "test",    "tests",       ".tox",         ".mypy_cache"};
+const std::set<std::string> kSkippedDirs{".git", "__pycache__", "node_modules", ".venv",
+                                         "venv", "build",       "dist",         ".eggs",
+                                         "test", "tests",       ".tox",         ".mypy_cache"};
 
 bool IsTestModule(const std::string& name) {
   return name == "conftest.py" || name == "setup.py" || name.rfind("test_", 0) == 0 ||

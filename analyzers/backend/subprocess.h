@@ -9,9 +9,9 @@
 namespace testmap::backend {
 
 struct ProcessResult {
-  int status = -1;     // exit status; 128+N when killed by signal N; -1 when it did not start
-  std::string out;     // stdout, unless a line callback consumed it
-  std::string err;     // stderr (its last 64 KiB)
+  int status = -1;  // exit status; 128+N when killed by signal N; -1 when it did not start
+  std::string out;  // stdout, unless a line callback consumed it
+  std::string err;  // stderr (its last 64 KiB)
 };
 
 // Runs argv[0] (looked up in PATH) with `input` on stdin. `on_line`, when

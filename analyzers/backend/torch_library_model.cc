@@ -55,7 +55,8 @@ TorchLibraryModel::TorchLibraryModel(TorchFacts facts, std::vector<Registration>
     : facts_(std::move(facts)), records_(records), diagnostics_(diagnostics) {}
 
 void TorchLibraryModel::Warn(const Site& site, std::string message) {
-  diagnostics_->push_back({Diagnostic::Severity::kWarning, site.file, site.line, std::move(message)});
+  diagnostics_->push_back(
+      {Diagnostic::Severity::kWarning, site.file, site.line, std::move(message)});
 }
 
 bool TorchLibraryModel::Str(const PyRef& v, std::string* out) const {
@@ -224,7 +225,8 @@ std::vector<std::string> TorchLibraryModel::DeviceKeys(const PyRef& types, const
   std::vector<PyRef> items = types->IsSequence() ? types->items : std::vector<PyRef>{types};
   for (const auto& t : items) {
     if (!t->Is(K::kStr)) {
-      Warn(site, "device type not known statically (" + t->text + "): its registration is not read");
+      Warn(site,
+           "device type not known statically (" + t->text + "): its registration is not read");
       continue;
     }
     const std::string& d = t->text;
@@ -284,7 +286,8 @@ void TorchLibraryModel::Definition(const std::string& op, const std::string& sch
 void TorchLibraryModel::CustomOpKernels(const std::string& op, const PyRef& device_types,
                                         const PyRef& fn, const Site& site) {
   for (const auto& key : DeviceKeys(device_types, site))
-    if (custom_keys_[op].insert(key).second) Emit(op, key, Kind::kKernel, "custom_op", site, nullptr, fn);
+    if (custom_keys_[op].insert(key).second)
+      Emit(op, key, Kind::kKernel, "custom_op", site, nullptr, fn);
 }
 
 PyRef TorchLibraryModel::CustomOp(const PyArgs& args, const Site& site) {
@@ -332,7 +335,8 @@ PyRef TorchLibraryModel::Call(const PyRef& callee, const PyArgs& args, const Sit
     if (!callee->text.empty()) return PyObject::Make(K::kCustomOp, callee->text);
     return fn ? fn : PyObject::None();
   }
-  if (callee->Is(K::kBoundMethod) && callee->self) return CallMethod(callee->self, callee->text, args, site);
+  if (callee->Is(K::kBoundMethod) && callee->self)
+    return CallMethod(callee->self, callee->text, args, site);
   if (callee->Is(K::kName)) return CallName(callee->text, args, site);
   return nullptr;
 }
@@ -443,6 +447,14 @@ PyRef TorchLibraryModel::CallName(const std::string& name, const PyArgs& args, c
     records_->push_back(std::move(r));
     return PyObject::None();
   }
+  if (name == "torch._C._dispatch_has_kernel_for_dispatch_key") {
+    // A filter on what torch already implements (`skip ops torch
+    // decomposes`): known from the snapshot for the keys it records.
+    PyRef op = args.Get(0, "name"), key = args.Get(1, "dispatch");
+    if (op && key && key->Is(K::kStr) && (op->Is(K::kStr) || op->Is(K::kOpOverload)))
+      if (auto has = facts_.schemas->HasKernel(op->text, key->text)) return PyObject::Bool(*has);
+    return PyObject::Unknown(name);
+  }
   std::string api = LibraryApi(name);
   if (api.empty()) return nullptr;
   if (api == "Library") {
@@ -483,7 +495,9 @@ PyRef TorchLibraryModel::CallName(const std::string& name, const PyArgs& args, c
     std::function<void(const PyRef&, const Site&)> apply;
     if (custom) {
       std::string op = first->text;
-      apply = [this, op, types](const PyRef& f, const Site& at) { CustomOpKernels(op, types, f, at); };
+      apply = [this, op, types](const PyRef& f, const Site& at) {
+        CustomOpKernels(op, types, f, at);
+      };
     } else {
       std::string mechanism = api == "impl" ? "torch.library.impl" : "register_kernel";
       apply = [this, first, types, mechanism, api](const PyRef& f, const Site& at) {

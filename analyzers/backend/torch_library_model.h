@@ -74,7 +74,7 @@ class TorchLibraryModel {
   std::vector<Registration>* records_;
   std::vector<Diagnostic>* diagnostics_;
   std::set<std::string> privateuse1_names_;
-  std::set<std::string> custom_ops_;                         // defined with custom_op
+  std::set<std::string> custom_ops_;                          // defined with custom_op
   std::map<std::string, std::set<std::string>> custom_keys_;  // custom op -> keys with kernels
 };
 

@@ -7,12 +7,12 @@
 
 #include "analyzers/backend/embedded_scripts.h"
 #include "analyzers/backend/subprocess.h"
-#include "analyzers/python/content_hash.h"
+#include "core/content_hash.h"
 
 namespace testmap::backend {
 namespace {
 
-constexpr const char* kFormat = "testmap-torch-probe/1";
+constexpr const char* kFormat = "testmap-torch-probe/2";
 
 std::string Trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
@@ -31,13 +31,12 @@ std::string ReadFile(const std::string& path) {
 std::string Identity(const std::string& python) {
   ProcessResult r = RunProcess(
       {python, "-c", "import importlib.util as u; print(u.find_spec('torch').origin)"}, "");
-  if (r.status != 0)
-    throw std::runtime_error("`" + python + "` cannot find torch: " + Trim(r.err));
+  if (r.status != 0) throw std::runtime_error("`" + python + "` cannot find torch: " + Trim(r.err));
   std::string origin = Trim(r.out);
   std::string dir = origin.substr(0, origin.rfind('/'));
   std::string version = ReadFile(dir + "/version.py");
   if (version.empty()) throw std::runtime_error(dir + "/version.py: cannot read");
-  return python::HexDigest(python::ContentHash(dir + "\n" + version + kTorchProbeScript));
+  return core::HexDigest(core::ContentHash(dir + "\n" + version + kTorchProbeScript));
 }
 
 }  // namespace
@@ -66,7 +65,7 @@ TorchProbe ProbeTorch(const std::string& python, BackendCache* cache) {
     p.python_include = j.at("python_include");
     p.dispatch_keys = j.at("dispatch_keys").get<std::vector<std::string>>();
     p.device_keys = j.at("device_keys").get<std::map<std::string, std::string>>();
-    p.schemas = SchemaRegistry::FromProbe(j);
+    p.torchscript_only_schemas = j.at("torchscript_only_schemas").get<std::vector<std::string>>();
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("torch probe: ") + e.what());
   }

@@ -1,7 +1,8 @@
 """What `testmap backend scan` needs from the torch a backend is read against,
-as JSON on stdout: the include paths and C++ standard a torch extension
-compiles with, and torch's operator schemas (for expanding `aten.<packet>`
-lists into overloads and for checking that registered names exist).
+besides the torch snapshot's operator registry, as JSON on stdout: the
+include paths and C++ standard a torch extension compiles with, how
+torch.library maps device strings to dispatch keys, and the TorchScript-only
+overloads the snapshot's registry leaves out.
 
 Taken once per torch installation and cached by the scan. Usage:
 python torch_probe.py > probe.json
@@ -15,7 +16,7 @@ import sysconfig
 import torch
 from torch.utils import cpp_extension
 
-FORMAT = "testmap-torch-probe/1"
+FORMAT = "testmap-torch-probe/2"
 
 
 def cxx_standard():
@@ -29,37 +30,6 @@ def cxx_standard():
     except OSError:
         pass
     return "c++17"
-
-
-def argument(a):
-    alias = a.alias_info
-    return {
-        "name": a.name,
-        "type": str(a.type),
-        "is_out": bool(a.is_out),
-        "kwarg_only": bool(a.kwarg_only),
-        "is_write": bool(alias is not None and alias.is_write),
-        "has_alias": alias is not None,
-    }
-
-
-# Schemas come straight from this torch until the project's torch snapshot
-# carries an operator registry; this function is all that then goes away.
-def schemas():
-    in_dispatcher = set(torch._C._dispatch_get_all_op_names())
-    out = []
-    for s in torch._C._jit_get_all_schemas():
-        name = s.name + ("." + s.overload_name if s.overload_name else "")
-        out.append({
-            "name": s.name,
-            "overload": s.overload_name,
-            "schema": str(s),
-            "arguments": [argument(a) for a in s.arguments],
-            "returns": [argument(r) for r in s.returns],
-            "is_mutable": bool(s.is_mutable),
-            "in_dispatcher": name in in_dispatcher,
-        })
-    return out
 
 
 # Device types whose dispatch key torch.library's device strings map to.
@@ -77,6 +47,23 @@ def device_keys():
     return keys
 
 
+def torchscript_only_schemas():
+    """Overloads TorchScript knows and the dispatcher does not (`aten::add.int`).
+
+    The torch snapshot's operator registry leaves them out (they never reach a
+    dispatch key), but OpOverloadPacket.overloads() lists them, so a backend
+    helper that registers every overload of a packet registers (dangling)
+    kernels for them too; the scan needs their schemas to follow it.
+    """
+    in_dispatcher = set(torch._C._dispatch_get_all_op_names())
+    out = []
+    for s in torch._C._jit_get_all_schemas():
+        name = s.name + ("." + s.overload_name if s.overload_name else "")
+        if name not in in_dispatcher:
+            out.append(str(s))
+    return out
+
+
 def main():
     print(json.dumps({
         "format": FORMAT,
@@ -86,7 +73,7 @@ def main():
         "cxx_standard": cxx_standard(),
         "dispatch_keys": list(torch._C.DispatchKey.__members__),
         "device_keys": device_keys(),
-        "schemas": schemas(),
+        "torchscript_only_schemas": torchscript_only_schemas(),
     }))
 
 

@@ -77,8 +77,7 @@ class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
     if (!fd || !out_->name.empty()) return true;
     std::string name = fd->getQualifiedNameAsString();
     // The wrappers a registration goes through are not the kernel.
-    if (name.rfind("torch::", 0) == 0 || name.rfind("c10::", 0) == 0 ||
-        name.rfind("std::", 0) == 0)
+    if (name.rfind("torch::", 0) == 0 || name.rfind("c10::", 0) == 0 || name.rfind("std::", 0) == 0)
       return true;
     out_->name = name;
     return true;

@@ -17,9 +17,12 @@ using namespace clang::ast_matchers;
 
 const std::map<std::string, std::string>& RegistrarKeys() {
   static const std::map<std::string, std::string> keys{
-      {"RegisterPRIVATEUSE1Dispatch", "PrivateUse1"}, {"RegisterCUDADispatch", "CUDA"},
-      {"RegisterXPUDispatch", "XPU"},  {"RegisterHPUDispatch", "HPU"},
-      {"RegisterHIPDispatch", "HIP"},  {"RegisterMPSDispatch", "MPS"},
+      {"RegisterPRIVATEUSE1Dispatch", "PrivateUse1"},
+      {"RegisterCUDADispatch", "CUDA"},
+      {"RegisterXPUDispatch", "XPU"},
+      {"RegisterHPUDispatch", "HPU"},
+      {"RegisterHIPDispatch", "HIP"},
+      {"RegisterMPSDispatch", "MPS"},
       {"RegisterMTIADispatch", "MTIA"},
   };
   return keys;

@@ -75,9 +75,9 @@ class HookCallback : public MatchFinder::MatchCallback {
       if (call->getNumArgs() > 0)
         device = EnumConstant(call->getArg(0), "c10::DeviceType").value_or("");
       Add(call->getBeginLoc(), fd->getNameAsString(), hook->second, device,
-          call->getNumArgs() > 0 ? ctx_.Text(call->getArg(call->getNumArgs() > 1 ? 1 : 0)
-                                                 ->getSourceRange())
-                                 : "");
+          call->getNumArgs() > 0
+              ? ctx_.Text(call->getArg(call->getNumArgs() > 1 ? 1 : 0)->getSourceRange())
+              : "");
     } else if (const auto* var = result.Nodes.getNodeAs<VarDecl>("var")) {
       const auto* rd = result.Nodes.getNodeAs<CXXRecordDecl>("registrar");
       if (!rd || !ctx_.IsOwn(var->getLocation())) return;
@@ -127,8 +127,8 @@ void AddHookMatchers(MatchFinder& finder, ReaderContext& ctx, Callbacks& owned) 
   std::vector<llvm::StringRef> registrars(registrar_names.begin(), registrar_names.end());
   finder.addMatcher(callExpr(callee(functionDecl(hasAnyName(functions)))).bind("call"),
                     owned.back().get());
-  finder.addMatcher(varDecl(hasType(hasUnqualifiedDesugaredType(recordType(
-                                hasDeclaration(cxxRecordDecl(hasAnyName(registrars)).bind("registrar"))))))
+  finder.addMatcher(varDecl(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(
+                                cxxRecordDecl(hasAnyName(registrars)).bind("registrar"))))))
                         .bind("var"),
                     owned.back().get());
 }

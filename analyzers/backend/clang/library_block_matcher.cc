@@ -39,8 +39,8 @@ class LibraryBlockCallback : public MatchFinder::MatchCallback {
   void run(const MatchFinder::MatchResult& result) override {
     const auto* var = result.Nodes.getNodeAs<VarDecl>("init");
     if (!var || !ctx_.IsOwn(var->getLocation())) return;
-    const auto* construct =
-        dyn_cast_or_null<CXXConstructExpr>(var->getInit() ? var->getInit()->IgnoreImplicit() : nullptr);
+    const auto* construct = dyn_cast_or_null<CXXConstructExpr>(
+        var->getInit() ? var->getInit()->IgnoreImplicit() : nullptr);
     if (!construct || construct->getNumArgs() < 4) return;
     LibraryScope scope;
     scope.kind = EnumConstant(construct->getArg(0), "torch::Library::Kind").value_or("");

@@ -89,16 +89,15 @@ class LibraryCallVisitor : public RecursiveASTVisitor<LibraryCallVisitor> {
   void LibraryCall(const CXXMemberCallExpr* call, const std::string& method) {
     std::vector<const Expr*> args = ExplicitArgs(call);
     // impl(name, fn, _RegisterOrVerify): the last one is no kernel.
-    if (!args.empty() && args.back()->getType().getAsString().find("_RegisterOrVerify") !=
-                             std::string::npos)
+    if (!args.empty() &&
+        args.back()->getType().getAsString().find("_RegisterOrVerify") != std::string::npos)
       args.pop_back();
     size_t n = args.size();
     if (method == "impl" && n >= 2) {
       auto name = StringValue(args.at(0));
       if (!name) {
         ctx_.Warn(call->getBeginLoc(), "m.impl with a name that is not a literal (" +
-                                           ctx_.Text(args.at(0)->getSourceRange()) +
-                                           "): not read");
+                                           ctx_.Text(args.at(0)->getSourceRange()) + "): not read");
         return;
       }
       KernelArg k = ReadKernel(args.at(n - 1));
@@ -123,8 +122,7 @@ class LibraryCallVisitor : public RecursiveASTVisitor<LibraryCallVisitor> {
       auto schema = StringValue(args.at(0));
       if (!schema) {
         ctx_.Warn(call->getBeginLoc(), "m.def with a schema that is not a literal (" +
-                                           ctx_.Text(args.at(0)->getSourceRange()) +
-                                           "): not read");
+                                           ctx_.Text(args.at(0)->getSourceRange()) + "): not read");
         return;
       }
       Registration d = Base(call, "m.def");

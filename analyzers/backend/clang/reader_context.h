@@ -16,7 +16,7 @@
 namespace testmap::backend::clang_reader {
 
 struct Where {
-  std::string file;   // absolute
+  std::string file;  // absolute
   int line = 0;
   std::string macro;  // the outermost macro written in the file, if any
 };

@@ -185,9 +185,9 @@ UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request) {
   args = tooling::getClangSyntaxOnlyAdjuster()(args, unit.file);
   // Builtin headers from this Clang; no warnings (only errors matter here);
   // no typo correction, which is slow and only helps people.
-  args.insert(args.begin() + 1, {"-resource-dir=" TESTMAP_CLANG_RESOURCE_DIR, "-w",
-                                 "-fno-spell-checking", "-ferror-limit=20",
-                                 "-Wno-unknown-warning-option"});
+  args.insert(args.begin() + 1,
+              {"-resource-dir=" TESTMAP_CLANG_RESOURCE_DIR, "-w", "-fno-spell-checking",
+               "-ferror-limit=20", "-Wno-unknown-warning-option"});
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::createPhysicalFileSystem();
   fs->setCurrentWorkingDirectory(unit.directory);
@@ -203,11 +203,10 @@ UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request) {
         {Diagnostic::Severity::kError, unit.file, 0, "clang could not read this file"});
   }
   if (diagnostics.getNumErrors() > result.diagnostics.size())
-    result.diagnostics.push_back({Diagnostic::Severity::kError, unit.file, 0,
-                                  std::to_string(diagnostics.getNumErrors()) +
-                                      " errors in all; the first are listed"});
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.diagnostics.push_back(
+        {Diagnostic::Severity::kError, unit.file, 0,
+         std::to_string(diagnostics.getNumErrors()) + " errors in all; the first are listed"});
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
