@@ -84,12 +84,14 @@ bool PyInterpreter::Budget(TSNode n, const Frame& f) {
   return false;
 }
 
-void PyInterpreter::Run(PyModule* m) {
+void PyInterpreter::Run(PyModule* m, bool maybe_not_imported) {
   if (m->state != PyModule::State::kNotRun) return;
   m->state = PyModule::State::kRunning;
   m->globals->vars["__name__"] = PyObject::Str(m->name);
   Frame f{m, m->globals, nullptr};
+  if (maybe_not_imported) ++uncertain_;
   ExecBlock(m->parsed->root(), f);
+  if (maybe_not_imported) --uncertain_;
   m->state = PyModule::State::kDone;
 }
 

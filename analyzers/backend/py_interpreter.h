@@ -35,8 +35,10 @@ class PyInterpreter {
   PyInterpreter(TorchLibraryModel& torch, std::map<std::string, PyModule*> modules,
                 std::vector<Diagnostic>* diagnostics);
 
-  // Runs a module's top level once (imports of backend modules run them first).
-  void Run(PyModule* module);
+  // Runs a module's top level once (imports of backend modules run them
+  // first). A module no package imports may never run: what it registers
+  // is then uncertain.
+  void Run(PyModule* module, bool maybe_not_imported = false);
 
  private:
   enum class Flow { kNormal, kReturn, kBreak, kContinue };

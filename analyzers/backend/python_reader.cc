@@ -85,11 +85,18 @@ PythonScanResult ScanPython(const SourceTree& tree, const TorchFacts& torch,
   TorchLibraryModel model(torch, &result.records, &result.diagnostics);
   for (const auto& n : result.privateuse1_names) model.AddPrivateUse1Name(n);
   PyInterpreter interpreter(model, by_name, &result.diagnostics);
-  // Packages first, from their __init__ (as `import pkg` would), then any
-  // module nothing imported.
+  // Packages first, from their __init__ (as `import pkg` would); then
+  // modules outside any package; then modules nothing imported, whose
+  // registrations are uncertain.
   for (const auto& [name, m] : by_name)
-    if (m->is_package && name.find('.') == std::string::npos) interpreter.Run(m);
-  for (const auto& [name, m] : by_name) interpreter.Run(m);
+    if (name.find('.') == std::string::npos) interpreter.Run(m);
+  for (const auto& [name, m] : by_name)
+    if (m->state == PyModule::State::kNotRun) {
+      result.diagnostics.push_back({Diagnostic::Severity::kWarning, m->path, 0,
+                                    "no package imports this module; what it registers is read "
+                                    "as an upper bound"});
+      interpreter.Run(m, /*maybe_not_imported=*/true);
+    }
   for (const auto& n : model.privateuse1_names()) result.privateuse1_names.insert(n);
   return result;
 }

@@ -1,5 +1,7 @@
 #include "analyzers/backend/schema_registry.h"
 
+#include <map>
+
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace testmap::backend {
@@ -41,36 +43,97 @@ std::vector<std::string_view> SplitTopLevel(std::string_view s) {
   return parts;
 }
 
+// Types as torch's str(arg.type) prints them: `Scalar` -> `number`,
+// `int[2]?` -> `Optional[List[int]]`, `Dict(str, t)` -> `Dict[str, t]`,
+// `(str, t)[]` -> `List[Tuple[str, t]]`. Alias annotations (`Tensor(a!)`)
+// are taken off first.
+std::string RenderType(std::string_view t) {
+  t = Trim(t);
+  if (t.empty()) return "";
+  if (t.back() == '?') return "Optional[" + RenderType(t.substr(0, t.size() - 1)) + "]";
+  if (t.back() == ']') {
+    size_t open = t.rfind('[');
+    if (open != std::string_view::npos) return "List[" + RenderType(t.substr(0, open)) + "]";
+  }
+  auto join = [](std::string_view inner) {
+    std::string out;
+    for (std::string_view part : SplitTopLevel(inner))
+      out += (out.empty() ? "" : ", ") + RenderType(part);
+    return out;
+  };
+  if (t.front() == '(' && t.back() == ')') return "Tuple[" + join(t.substr(1, t.size() - 2)) + "]";
+  size_t paren = t.find('(');
+  if (paren != std::string_view::npos && t.back() == ')')
+    return std::string(t.substr(0, paren)) + "[" + join(t.substr(paren + 1, t.size() - paren - 2)) +
+           "]";
+  static const std::map<std::string_view, std::string_view> kRenamed{
+      {"Scalar", "number"}, {"ScalarType", "int"}, {"Layout", "int"},    {"MemoryFormat", "int"},
+      {"SymInt", "int"},    {"SymBool", "bool"},   {"SymFloat", "float"}};
+  auto it = kRenamed.find(t);
+  return std::string(it == kRenamed.end() ? t : it->second);
+}
+
+// Generic types whose parentheses hold type arguments, not an alias set.
+bool IsGeneric(std::string_view base) {
+  return base == "Dict" || base == "Future" || base == "RRef" || base == "Await" ||
+         base == "Union" || base.empty();
+}
+
 // One argument or return: `Tensor(a!) self`, `Scalar alpha=1`, `Tensor`,
 // `Tensor(a!)[] out`.
 SchemaArgument Argument(std::string_view text, bool kwarg_only, bool named) {
   SchemaArgument a;
   a.kwarg_only = kwarg_only;
-  std::string_view decl = text.substr(0, text.find('='));
+  // The declaration without its default (which may hold '=' in a string).
+  std::string_view decl = text;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(' || text[i] == '[') ++depth;
+    if (text[i] == ')' || text[i] == ']') --depth;
+    if (text[i] == '=' && depth == 0) {
+      decl = text.substr(0, i);
+      break;
+    }
+  }
   decl = Trim(decl);
-  // The name is the last word, unless the type stands alone (returns).
+  // The name is the last word, when the last word is not part of the type.
   std::string_view type = decl;
   size_t space = decl.rfind(' ');
-  if (space != std::string_view::npos && (named || decl.back() != ')')) {
+  if (named && space != std::string_view::npos && decl.back() != ')' && decl.back() != ']' &&
+      decl.back() != '?') {
     a.name = std::string(Trim(decl.substr(space + 1)));
     type = Trim(decl.substr(0, space));
-  }
-  // The alias annotation sits in parentheses after the type's base name.
-  std::string clean;
-  for (size_t i = 0; i < type.size(); ++i) {
-    if (type[i] == '(') {
-      size_t close = type.find(')', i);
-      std::string_view alias =
-          type.substr(i, close == std::string_view::npos ? std::string_view::npos : close - i);
-      a.has_alias = true;
-      a.is_write = alias.find('!') != std::string_view::npos;
-      if (close == std::string_view::npos) break;
-      i = close;
-      continue;
+  } else if (!named && space != std::string_view::npos) {
+    std::string_view last = decl.substr(space + 1);
+    bool word = !last.empty() && last.find_first_of("()[]?") == std::string_view::npos;
+    if (word && decl.substr(0, space).find_first_not_of(" ") != std::string_view::npos &&
+        decl[space - 1] != ',' && decl[space - 1] != '>') {
+      a.name = std::string(last);
+      type = Trim(decl.substr(0, space));
     }
-    clean += type[i];
   }
-  a.type = clean;
+  // An alias annotation: the parenthesized group right after the base
+  // type, or after a generic type's own group (`Dict(str, t)(a!)`).
+  std::string clean(type);
+  size_t paren = clean.find('(');
+  if (paren != std::string::npos && IsGeneric(std::string_view(clean).substr(0, paren))) {
+    int depth = 0;
+    size_t end = paren;
+    for (; end < clean.size(); ++end) {
+      if (clean[end] == '(') ++depth;
+      if (clean[end] == ')' && --depth == 0) break;
+    }
+    paren = end + 1 < clean.size() && clean[end + 1] == '(' ? end + 1 : std::string::npos;
+  }
+  if (paren != std::string::npos) {
+    size_t close = clean.find(')', paren);
+    std::string alias =
+        clean.substr(paren, close == std::string::npos ? std::string::npos : close - paren);
+    a.has_alias = true;
+    a.is_write = alias.find('!') != std::string::npos;
+    clean.erase(paren, close == std::string::npos ? std::string::npos : close - paren + 1);
+  }
+  a.type = RenderType(clean);
   a.is_out = a.kwarg_only && a.is_write;
   return a;
 }
@@ -103,6 +166,7 @@ bool ParseSchema(std::string_view text, OpSchema* out) {
       kwarg_only = true;
       continue;
     }
+    if (part == "...") continue;  // varargs: torch lists no argument
     out->arguments.push_back(Argument(part, kwarg_only, true));
   }
   size_t arrow = text.find("->", close);
@@ -111,7 +175,7 @@ bool ParseSchema(std::string_view text, OpSchema* out) {
     if (!ret.empty() && ret.front() == '(' && ret.back() == ')')
       ret = ret.substr(1, ret.size() - 2);
     for (std::string_view part : SplitTopLevel(ret))
-      out->returns.push_back(Argument(part, false, false));
+      if (part != "...") out->returns.push_back(Argument(part, false, false));
   }
   out->is_mutable = false;
   for (const auto& a : out->arguments) out->is_mutable = out->is_mutable || a.is_write;
