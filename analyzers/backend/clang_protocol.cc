@@ -13,6 +13,7 @@ std::string EncodeRequest(const ClangRequest& r) {
   j["roots"] = r.roots;
   j["body_triggers"] = r.body_triggers;
   j["jobs"] = r.jobs;
+  j["pch_prelude"] = r.pch_prelude;
   j["units"] = json::array();
   for (const auto& u : r.units)
     j["units"].push_back(
@@ -27,6 +28,7 @@ ClangRequest DecodeRequest(const std::string& text) {
     r.roots = j.at("roots").get<std::vector<std::string>>();
     r.body_triggers = j.value("body_triggers", std::vector<std::string>{});
     r.jobs = j.value("jobs", 1);
+    r.pch_prelude = j.value("pch_prelude", std::vector<std::string>{});
     for (const auto& u : j.at("units"))
       r.units.push_back({u.at("file"), u.at("directory"), u.at("arguments")});
   } catch (const json::exception& e) {

@@ -29,6 +29,9 @@ struct ClangRequest {
   // registration code is skipped.
   std::vector<std::string> body_triggers;
   int jobs = 1;
+  // Headers most units include (`ATen/ATen.h`, `torch/library.h`): the
+  // reader precompiles them once for units that share their flags.
+  std::vector<std::string> pch_prelude;
   std::vector<CompileUnit> units;
 };
 

@@ -105,25 +105,30 @@ CompileUnit DefaultCompileUnit(const std::string& file, const TorchProbe& torch,
   return u;
 }
 
+std::vector<std::string> IncludedNames(std::string_view text) {
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while ((pos = text.find("#include", pos)) != std::string_view::npos) {
+    pos += 8;
+    size_t open = text.find_first_not_of(" \t", pos);
+    if (open == std::string_view::npos) break;
+    char close = text[open] == '"' ? '"' : text[open] == '<' ? '>' : 0;
+    if (!close) continue;
+    size_t end = text.find(close, open + 1);
+    if (end == std::string_view::npos ||
+        text.substr(open, end - open).find('\n') != std::string_view::npos)
+      continue;
+    names.emplace_back(text.substr(open + 1, end - open - 1));
+  }
+  return names;
+}
+
 std::vector<std::string> BackendIncludeDirs(const std::vector<std::string>& roots,
                                             const std::vector<std::string>& headers,
                                             const std::vector<std::string_view>& texts) {
   std::set<std::string> named;
-  for (auto text : texts) {
-    size_t pos = 0;
-    while ((pos = text.find("#include", pos)) != std::string_view::npos) {
-      pos += 8;
-      size_t open = text.find_first_not_of(" \t", pos);
-      if (open == std::string_view::npos) break;
-      char close = text[open] == '"' ? '"' : text[open] == '<' ? '>' : 0;
-      if (!close) continue;
-      size_t end = text.find(close, open + 1);
-      if (end == std::string_view::npos ||
-          text.substr(open, end - open).find('\n') != std::string_view::npos)
-        continue;
-      named.insert(std::string(text.substr(open + 1, end - open - 1)));
-    }
-  }
+  for (auto text : texts)
+    for (auto& n : IncludedNames(text)) named.insert(std::move(n));
   std::set<std::string> dirs(roots.begin(), roots.end());
   for (const auto& h : headers)
     for (const auto& n : named) {

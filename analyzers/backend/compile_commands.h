@@ -41,6 +41,9 @@ std::vector<std::string> BackendIncludeDirs(const std::vector<std::string>& root
                                             const std::vector<std::string>& headers,
                                             const std::vector<std::string_view>& texts);
 
+// The names `#include "..."` and `#include <...>` lines of `text` name, in order.
+std::vector<std::string> IncludedNames(std::string_view text);
+
 // Splits a compile command line as a POSIX shell would (quotes, escapes).
 std::vector<std::string> SplitCommandLine(const std::string& command);
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "analyzers/backend/clang_protocol.h"
@@ -64,6 +65,55 @@ std::optional<UnitResult> CachedUnit(BackendCache* cache, const std::string& key
   } catch (const std::exception&) {
     return std::nullopt;  // a corrupt entry is a miss
   }
+}
+
+// The torch headers at least two units include, directly or through the
+// backend's own headers: the prelude the Clang reader precompiles once.
+std::vector<std::string> PreludeHeaders(const std::vector<std::string>& units,
+                                        const std::map<std::string, std::string>& texts,
+                                        const std::vector<std::string>& torch_includes) {
+  std::map<std::string, bool> is_torch;  // include name -> found under torch's include dirs
+  auto torch_header = [&](const std::string& name) {
+    auto [it, fresh] = is_torch.try_emplace(name, false);
+    if (fresh)
+      for (const auto& dir : torch_includes)
+        if (fs::exists(fs::path(dir) / name)) it->second = true;
+    return it->second;
+  };
+  // A backend header an include names: by path relative to the including
+  // file's folder, else by the end of its path.
+  auto own_header = [&](const std::string& from, const std::string& name) -> const std::string* {
+    auto it = texts.find((fs::path(from).parent_path() / name).lexically_normal().string());
+    if (it != texts.end()) return &it->first;
+    for (const auto& [path, _] : texts)
+      if (path.size() > name.size() &&
+          path.compare(path.size() - name.size(), name.size(), name) == 0 &&
+          path[path.size() - name.size() - 1] == '/')
+        return &path;
+    return nullptr;
+  };
+  std::map<std::string, int> count;
+  std::vector<std::string> order;
+  for (const auto& unit : units) {
+    std::set<std::string> seen{unit}, found;
+    std::vector<std::string> todo{unit};
+    while (!todo.empty()) {
+      std::string file = todo.back();
+      todo.pop_back();
+      for (const auto& name : IncludedNames(texts.at(file))) {
+        if (const std::string* own = own_header(file, name)) {
+          if (seen.insert(*own).second) todo.push_back(*own);
+        } else if (torch_header(name) && found.insert(name).second && !count.count(name)) {
+          order.push_back(name);
+        }
+      }
+    }
+    for (const auto& h : found) ++count[h];
+  }
+  std::vector<std::string> prelude;
+  for (const auto& h : order)
+    if (count[h] >= 2) prelude.push_back(h);
+  return prelude;
 }
 
 std::string ReaderIdentity(const std::string& reader) {
@@ -144,6 +194,7 @@ CppScanResult ScanCpp(const SourceTree& tree, const CppScanOptions& options) {
                                                      nlohmann::json(request.body_triggers).dump()));
   FileHashes hashes(&texts);
   std::map<std::string, std::string> keys;  // unit file -> cache key
+  std::vector<std::string> keys_in_order;   // the units to read
   size_t done = 0;
   for (const auto& f : candidates) {
     CompileUnit unit;
@@ -167,9 +218,12 @@ CppScanResult ScanCpp(const SourceTree& tree, const CppScanOptions& options) {
       continue;
     }
     keys[f] = key;
+    keys_in_order.push_back(f);
     request.units.push_back(std::move(unit));
   }
   if (request.units.empty()) return result;
+  if (options.torch && request.units.size() > 1)
+    request.pch_prelude = PreludeHeaders(keys_in_order, texts, options.torch->include_paths);
 
   auto start = std::chrono::steady_clock::now();
   size_t seen = 0;

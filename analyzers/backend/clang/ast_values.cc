@@ -75,7 +75,7 @@ class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     const auto* fd = dyn_cast<FunctionDecl>(e->getDecl());
     if (!fd || !out_->name.empty()) return true;
-    std::string name = fd->getQualifiedNameAsString();
+    std::string name = QualifiedName(fd);
     // The wrappers a registration goes through are not the kernel.
     if (name.rfind("torch::", 0) == 0 || name.rfind("c10::", 0) == 0 || name.rfind("std::", 0) == 0)
       return true;
@@ -106,10 +106,23 @@ class EnumFinder : public RecursiveASTVisitor<EnumFinder> {
   const std::string& enum_name_;
 };
 
+// `at::autocast::WrapFunction_<...long...>::call` -> `at::autocast::WrapFunction_::call`:
+// a kernel's name, not its instantiation.
+std::string WithoutTemplateArgs(const std::string& name) {
+  std::string out;
+  int depth = 0;
+  for (char c : name) {
+    if (c == '<') ++depth;
+    if (depth == 0) out += c;
+    if (c == '>' && depth > 0) --depth;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string QualifiedName(const NamedDecl* d) {
-  return d ? d->getQualifiedNameAsString() : std::string();
+  return d ? WithoutTemplateArgs(d->getQualifiedNameAsString()) : std::string();
 }
 
 std::optional<std::string> StringValue(const Expr* e) {

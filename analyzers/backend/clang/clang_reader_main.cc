@@ -4,12 +4,17 @@
 // and writes one UnitResult line per translation unit on stdout, as each
 // finishes. Exit status: 0 when every unit was read (parse errors are
 // reported in the results), 2 on a bad request.
+#include <stdlib.h>
+
 #include <atomic>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <thread>
 
+#include "analyzers/backend/clang/prelude_pch.h"
 #include "analyzers/backend/clang/unit_reader.h"
 #include "analyzers/backend/clang_protocol.h"
 
@@ -23,13 +28,30 @@ int main() {
     std::cerr << "testmap-backend-clang: " << e.what() << "\n";
     return 2;
   }
+  // Units that share their flags share one precompiled prelude.
+  std::vector<std::string> pch(request.units.size());
+  std::string pch_dir;
+  if (!request.pch_prelude.empty() && request.units.size() > 1) {
+    std::map<std::vector<std::string>, std::vector<size_t>> groups;
+    for (size_t i = 0; i < request.units.size(); ++i)
+      groups[tb::clang_reader::SharedFlags(request.units[i])].push_back(i);
+    char tmpl[] = "/tmp/testmap-pch-XXXXXX";
+    if (mkdtemp(tmpl)) pch_dir = tmpl;
+    int index = 0;
+    for (const auto& [flags, members] : groups) {
+      if (members.size() < 2 || pch_dir.empty()) continue;
+      std::string path = tb::clang_reader::BuildPreludePch(
+          flags, request.pch_prelude, request.units[members[0]].directory, pch_dir, index++);
+      for (size_t i : members) pch[i] = path;
+    }
+  }
   std::atomic<size_t> next{0};
   std::mutex out_mu;
   auto work = [&] {
     for (size_t i; (i = next++) < request.units.size();) {
       tb::UnitResult r;
       try {
-        r = tb::clang_reader::ReadUnit(request.units[i], request);
+        r = tb::clang_reader::ReadUnit(request.units[i], request, pch[i]);
       } catch (const std::exception& e) {
         r.file = request.units[i].file;
         r.parsed = false;
@@ -45,5 +67,9 @@ int main() {
   for (int t = 1; t < jobs; ++t) threads.emplace_back(work);
   work();
   for (auto& t : threads) t.join();
+  if (!pch_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(pch_dir, ec);
+  }
   return 0;
 }

@@ -174,7 +174,20 @@ class ReadAction : public ASTFrontendAction {
 
 }  // namespace
 
-UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request) {
+std::vector<std::string> SharedFlags(const CompileUnit& unit) {
+  std::vector<std::string> args = unit.arguments;
+  args = tooling::getClangStripOutputAdjuster()(args, unit.file);
+  args = tooling::getClangStripDependencyFileAdjuster()(args, unit.file);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-c") continue;
+    if (i > 0 && Absolute(args[i], unit.directory) == unit.file) continue;
+    out.push_back(args[i]);
+  }
+  return out;
+}
+
+UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request, const std::string& pch) {
   auto start = std::chrono::steady_clock::now();
   UnitResult result;
   result.file = unit.file;
@@ -188,6 +201,7 @@ UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request) {
   args.insert(args.begin() + 1,
               {"-resource-dir=" TESTMAP_CLANG_RESOURCE_DIR, "-w", "-fno-spell-checking",
                "-ferror-limit=20", "-Wno-unknown-warning-option"});
+  if (!pch.empty()) args.insert(args.begin() + 1, {"-include-pch", pch});
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::createPhysicalFileSystem();
   fs->setCurrentWorkingDirectory(unit.directory);

@@ -8,6 +8,13 @@
 
 namespace testmap::backend::clang_reader {
 
-UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request);
+// The unit's compile flags without its file and outputs: units with equal
+// flags can share a precompiled prelude.
+std::vector<std::string> SharedFlags(const CompileUnit& unit);
+
+// `pch`, when not empty, is a prelude precompiled with the unit's flags
+// (prelude_pch.h).
+UnitResult ReadUnit(const CompileUnit& unit, const ClangRequest& request,
+                    const std::string& pch = "");
 
 }  // namespace testmap::backend::clang_reader
