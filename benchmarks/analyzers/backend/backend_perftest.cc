@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -106,7 +107,9 @@ void Bench(const std::string& name, const fs::path& root, const fs::path& work,
   naive.insert(naive.end(), {"-isystem", torch.python_include});
 
   // A cache that holds torch's snapshot and probe and no unit yet.
-  fs::path cache = work / ("cache-" + name);
+  std::string slug;
+  for (char c : name) slug += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  fs::path cache = work / ("cache-" + slug);
   fs::remove_all(cache);
   fs::path empty = work / "empty";
   fs::create_directories(empty);
