@@ -14,6 +14,7 @@
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
+#include "cli/shared_options.h"
 
 namespace testmap::cli {
 namespace {
@@ -99,8 +100,7 @@ int RunDump(const BackendArgs& a) {
 }
 
 void AddFormat(CLI::App* cmd, BackendArgs* args) {
-  cmd->add_option("--format", args->format, "table (default: grouped by dispatch key), json, jsonl")
-      ->check(CLI::IsMember({"table", "json", "jsonl"}));
+  AddFormatOption(cmd, args->format, {"table", "json", "jsonl"});
   cmd->add_option("--torch-python", args->torch_python,
                   "Python whose torch the backend builds against (default: $TESTMAP_PYTHON or "
                   "python3)");

@@ -21,6 +21,9 @@ void RegisterTraceCommand(CLI::App& app);
 // Adds `testmap backend scan|dump` (what a backend registers) to `app`.
 void RegisterBackendCommand(CLI::App& app);
 
+// Adds `testmap mcp` (the index as an MCP server on stdio, docs/mcp.md).
+void RegisterMcpCommand(CLI::App& app);
+
 // Index commands (docs/index.md): ingest, query, show, ops, stats, index;
 // RegisterIndexCommands adds them all (cli/index_commands.cc).
 void RegisterIndexCommands(CLI::App& app);

@@ -4,9 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/index_location.h"
-#include "indexer/index/index_dump.h"
-#include "indexer/index/index_verify.h"
+#include "cli/run_command.h"
+#include "cli/shared_options.h"
+#include "indexer/index_dump.h"
+#include "indexer/index_verify.h"
 
 namespace testmap::cli {
 namespace {
@@ -16,7 +17,7 @@ struct IndexArgs {
   std::string format = "table";
 };
 
-void RunVerify(const IndexArgs& args) {
+int RunVerify(const IndexArgs& args) {
   auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kRead);
   auto r = indexer::VerifyIndex(*store);
   if (args.format == "json") {
@@ -40,7 +41,7 @@ void RunVerify(const IndexArgs& args) {
     if (!r.ok()) std::cout << "; " << r.problem_count << " problem(s)";
     std::cout << "\n";
   }
-  if (!r.ok()) throw CLI::RuntimeError(1);
+  return r.ok() ? kExitAnswer : kExitBadInput;
 }
 
 }  // namespace
@@ -55,30 +56,17 @@ void RegisterIndexCommand(CLI::App& app) {
       "Check the index: both directions of every edge agree, every edge and outcome names a\n"
       "known test and run, every key and value decodes. Exit 1 when a check fails.");
   AddIndexOption(verify, args->index);
-  verify->add_option("--format", args->format, "Output format")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
-  verify->callback([args] {
-    try {
-      RunVerify(*args);
-    } catch (const CLI::RuntimeError&) {
-      throw;
-    } catch (const std::exception& e) {
-      std::cerr << "testmap index verify: error: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
-  });
+  AddFormatOption(verify, args->format, {"table", "json"});
+  verify->callback([args] { RunCommand("index verify", [&] { return RunVerify(*args); }); });
   CLI::App* dump = cmd->add_subcommand(
       "dump", "Every key and value, one a line (CF, key, value), in key order.");
   AddIndexOption(dump, args->index);
   dump->callback([args] {
-    try {
+    RunCommand("index dump", [&] {
       auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
       indexer::DumpIndex(*store, std::cout);
-    } catch (const std::exception& e) {
-      std::cerr << "testmap index dump: error: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+      return kExitAnswer;
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 // `testmap ingest FILES...`: scan output and trace shards into the index.
 // Reading and checking happen before the index is touched; the commit is
-// one atomic step (indexer/index/ingest.h).
+// one atomic step (indexer/ingest.h).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/index_location.h"
-#include "indexer/index/index_error.h"
-#include "indexer/index/ingest.h"
+#include "cli/run_command.h"
+#include "cli/shared_options.h"
+#include "indexer/ingest.h"
 
 namespace testmap::cli {
 namespace {
@@ -23,7 +23,7 @@ struct IngestArgs {
   std::string format = "table";
 };
 
-void RunIngest(const IngestArgs& args) {
+int RunIngest(const IngestArgs& args) {
   auto start = std::chrono::steady_clock::now();
   bool progress = isatty(2);
   if (progress)
@@ -31,6 +31,7 @@ void RunIngest(const IngestArgs& args) {
   // Never freed: millions of small strings take a noticeable fraction of the
   // ingest to free one by one, and the process ends right after.
   auto& inputs = *new indexer::IngestInputs(indexer::ReadIngestInputs(args.files));
+  for (const auto& w : inputs.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
   if (progress)
     std::cerr << "testmap ingest: writing " << args.index << "...              \r" << std::flush;
   auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
@@ -49,7 +50,7 @@ void RunIngest(const IngestArgs& args) {
                         {"keys", s.keys},
                         {"seconds", seconds}};
     std::cout << j.dump(2) << "\n";
-    return;
+    return kExitAnswer;
   }
   std::cout << "ingested " << s.files << " file(s) into " << args.index << ": " << s.scanned_tests
             << " scanned tests, " << s.traced_tests << " traced test runs from " << s.runs
@@ -58,6 +59,7 @@ void RunIngest(const IngestArgs& args) {
   if (s.timings) std::cout << ", " << s.timings << " timing records";
   std::cout << "; " << s.keys << " keys in " << std::fixed << std::setprecision(2) << seconds
             << " s\n";
+  return kExitAnswer;
 }
 
 }  // namespace
@@ -65,8 +67,8 @@ void RunIngest(const IngestArgs& args) {
 void RegisterIngestCommand(CLI::App& app) {
   auto args = std::make_shared<IngestArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "ingest",
-      "Add scan output and trace shards to the index (atomic, idempotent).\n\n"
+      "ingest", "Add scan output, trace shards and timing files to the index (atomic, idempotent)");
+  cmd->footer(
       "Inputs: `testmap scan --format jsonl` files, trace shards (trace-*.jsonl) and\n"
       "directories of them (`testmap trace --out`). Shards of many CI jobs or xdist\n"
       "workers merge; every edge keeps the run it came from. Everything is read and\n"
@@ -79,17 +81,17 @@ void RegisterIngestCommand(CLI::App& app) {
   cmd->add_option("files", args->files, "Scan JSONL files, trace shards, trace directories")
       ->required();
   AddIndexOption(cmd, args->index);
-  cmd->add_option("--format", args->format, "Summary format")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json"}));
+  AddFormatOption(cmd, args->format, {"table", "json"});
   cmd->callback([args] {
-    try {
-      RunIngest(*args);
-    } catch (const std::exception& e) {
-      std::cerr << "testmap ingest: error: " << e.what() << "\n"
-                << "testmap ingest: nothing was written to " << args->index << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    RunCommand("ingest", [&] {
+      try {
+        return RunIngest(*args);
+      } catch (const std::exception&) {
+        // Everything is read and checked before the one atomic commit.
+        std::cerr << "testmap ingest: nothing was written to " << args->index << "\n";
+        throw;
+      }
+    });
   });
 }
 

@@ -1,29 +1,24 @@
 // `testmap query --op NAME...`: which tests run these operators. The work
-// is mapper/query.h; this file parses options and reports errors.
+// is mapper/query/query.h.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "cli/commands.h"
-#include "cli/index_location.h"
-#include "indexer/index/index_reader.h"
-#include "mapper/query.h"
+#include "cli/run_command.h"
+#include "cli/shared_options.h"
+#include "mapper/query/query.h"
 
 namespace testmap::cli {
-namespace {
-
-struct QueryArgs {
-  mapper::QueryOptions options;
-  std::string index;
-  std::string format = "table";
-};
-
-}  // namespace
 
 void RegisterQueryCommand(CLI::App& app) {
-  auto args = std::make_shared<QueryArgs>();
+  struct Args {
+    query::QueryOptions options;
+    std::string index, format;
+  };
+  auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
-      "query",
-      "Which tests run an operator: dtypes, devices, path (eager/compile/static), time, source.\n\n"
+      "query", "Which tests run an operator: dtypes, devices, path, time, source");
+  cmd->footer(
       "Operators in any spelling: _scaled_mm, aten::_scaled_mm, add.Tensor, aten.add.Tensor,\n"
       "torch.ops.aten.add.Tensor; a packet (add) matches all its overloads. Several --op:\n"
       "tests running all of them (--any: any of them). Filters apply per observation:\n"
@@ -43,29 +38,17 @@ void RegisterQueryCommand(CLI::App& app) {
   cmd->add_option("--group", args->options.group, "One row per test or per generic test")
       ->capture_default_str()
       ->check(CLI::IsMember({"test", "generic"}));
-  cmd->add_option("--format", args->format, "Output format")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"table", "json", "jsonl", "nodeids", "yaml"}));
+  AddFormatOption(cmd, args->format, {"table", "json", "jsonl", "nodeids", "yaml"});
   AddIndexOption(cmd, args->index);
   cmd->callback([args] {
-    try {
+    RunCommand("query", [&] {
       auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
       indexer::IndexReader index(*store);
       args->options.details = args->format != "nodeids";
-      auto result = mapper::RunQuery(index, args->options);
-      mapper::RenderQuery(result, args->format, std::cout);
-    } catch (const mapper::UnknownOpError& e) {
-      std::cerr << "testmap query: error: " << e.what() << "\n";
-      if (!e.suggestions.empty()) {
-        std::cerr << "did you mean:";
-        for (const auto& s : e.suggestions) std::cerr << " " << s;
-        std::cerr << "\n";
-      }
-      throw CLI::RuntimeError(3);
-    } catch (const std::exception& e) {
-      std::cerr << "testmap query: error: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+      auto result = query::RunQuery(index, args->options);
+      query::RenderQuery(result, args->format, std::cout);
+      return args->format == "nodeids" && result.tests.empty() ? kExitNoTests : kExitAnswer;
+    });
   });
 }
 

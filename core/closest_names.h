@@ -10,7 +10,8 @@
 
 namespace testmap::core {
 
-// Levenshtein distance.
+// Edit distance counting a swap of neighbours as one edit (optimal string
+// alignment): typos swap letters.
 size_t EditDistance(std::string_view a, std::string_view b);
 
 // Up to `limit` names of `known` closest to `wanted`, best first. Names are

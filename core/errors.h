@@ -38,8 +38,9 @@ class UsageError : public std::runtime_error {
 // Exit 3; the handler prints the suggestions ("did you mean: ...").
 class UnknownNameError : public std::runtime_error {
  public:
+  // what() is "unknown KIND `NAME`", or `message` when given.
   UnknownNameError(const std::string& kind, const std::string& name,
-                   std::vector<std::string> suggestions);
+                   std::vector<std::string> suggestions, const std::string& message = "");
 
   const std::string& kind() const { return kind_; }
   const std::string& name() const { return name_; }

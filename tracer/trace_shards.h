@@ -1,20 +1,13 @@
-// Reading and finishing the JSONL trace shards the pytest plugin writes
-// (format: docs/trace-format.md). Torch-free, for the CLI and the indexer.
+// Finishing the JSONL trace shards the pytest plugin writes (format:
+// core/trace_format.h): what `testmap trace` does after pytest exits.
+// Torch-free, for the CLI.
 #pragma once
 
 #include <map>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace testmap::tracer {
-
-// A shard line that cannot be read; what() is "FILE:LINE: reason".
-class TraceFormatError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct ShardSummary {
   std::string path;
@@ -24,15 +17,15 @@ struct ShardSummary {
   size_t compile_ops = 0;                  // ... evidence compile
   std::vector<std::string> ops;            // distinct op overloads, sorted
   std::vector<std::string> nodeids;        // every test with a `test` record
+  std::vector<std::string> warnings;       // what the reader read past
 };
 
-// The trace-*.jsonl files of `dir`, sorted.
-std::vector<std::string> ListShards(const std::string& dir);
-
-// Reads `path`; every test that began but never finished (its process
-// crashed, aborted or was killed) gets a `test` record with outcome
-// "crashed" appended to the file, with `reason` in its `crash` field, so
-// later readers need no special case. Throws TraceFormatError.
+// Reads `path` with the trace reader; every test that began but never
+// finished (its process crashed, aborted or was killed) gets a `test`
+// record with outcome "crashed" appended to the file, with `reason` in its
+// `crash` field (the last one; earlier ones were ended by a later process
+// of the same shard), so later readers find the crash on disk. Throws
+// core::InputError.
 ShardSummary FinishShard(const std::string& path, const std::string& reason);
 
 }  // namespace testmap::tracer

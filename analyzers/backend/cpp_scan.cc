@@ -15,6 +15,7 @@
 #include "analyzers/backend/cpp_prefilter.h"
 #include "analyzers/backend/subprocess.h"
 #include "core/content_hash.h"
+#include "core/read_file.h"
 
 namespace testmap::backend {
 namespace {
@@ -22,14 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using core::ContentHash;
 using core::HexDigest;
-
-std::string ReadFile(const std::string& path, bool* ok = nullptr) {
-  std::ifstream in(path, std::ios::binary);
-  if (ok) *ok = static_cast<bool>(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Content hashes of files, each read once per scan.
 class FileHashes {
@@ -39,9 +32,10 @@ class FileHashes {
     auto it = hashes_.find(path);
     if (it != hashes_.end()) return it->second;
     auto k = known_->find(path);
-    bool ok = true;
-    std::string text = k != known_->end() ? k->second : ReadFile(path, &ok);
-    return hashes_[path] = ok ? HexDigest(ContentHash(text)) : "missing";
+    if (k != known_->end()) return hashes_[path] = HexDigest(ContentHash(k->second));
+    Diagnostic ignored;
+    std::optional<std::string> text = ReadSourceFile(path, &ignored);
+    return hashes_[path] = text ? HexDigest(ContentHash(*text)) : "missing";
   }
 
  private:
@@ -120,7 +114,8 @@ std::string ReaderIdentity(const std::string& reader) {
   static std::map<std::string, std::string> memo;
   auto it = memo.find(reader);
   if (it != memo.end()) return it->second;
-  return memo[reader] = HexDigest(ContentHash(ReadFile(reader)));
+  // Any rebuild of the reader makes new keys: no version number to forget.
+  return memo[reader] = HexDigest(ContentHash(core::ReadInputFile(reader)));
 }
 
 }  // namespace
@@ -147,9 +142,11 @@ CppScanResult ScanCpp(const SourceTree& tree, const CppScanOptions& options) {
   std::vector<std::string_view> views;
   for (const auto* list : {&tree.cpp_sources, &tree.headers})
     for (const auto& f : *list) {
-      bool ok = true;
-      texts[f] = ReadFile(f, &ok);
-      if (!ok) result.diagnostics.push_back({Diagnostic::Severity::kError, f, 0, "cannot read"});
+      Diagnostic error;
+      if (std::optional<std::string> text = ReadSourceFile(f, &error))
+        texts[f] = std::move(*text);
+      else
+        result.diagnostics.push_back(std::move(error));
     }
   for (const auto& [_, t] : texts) views.push_back(t);
   CppPrefilter prefilter(views);
@@ -158,7 +155,7 @@ CppScanResult ScanCpp(const SourceTree& tree, const CppScanOptions& options) {
 
   std::vector<std::string> candidates;
   for (const auto& f : tree.cpp_sources)
-    if (prefilter.Matches(texts[f])) candidates.push_back(f);
+    if (texts.count(f) && prefilter.Matches(texts[f])) candidates.push_back(f);
   result.prefiltered = tree.cpp_sources.size() - candidates.size();
   if (candidates.empty()) return result;
 

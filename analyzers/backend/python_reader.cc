@@ -48,15 +48,14 @@ PythonScanResult ScanPython(const SourceTree& tree, const TorchFacts& torch,
   std::vector<std::unique_ptr<PyModule>> modules;
   for (const auto& path : tree.python_files) {
     ++result.modules;
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
-    if (!in) {
-      result.diagnostics.push_back({Diagnostic::Severity::kError, path, 0, "cannot read"});
+    Diagnostic error;
+    std::optional<std::string> source = ReadSourceFile(path, &error);
+    if (!source) {
+      result.diagnostics.push_back(std::move(error));
       ++result.unreadable;
       continue;
     }
+    std::string text = std::move(*source);
     if (auto bad = python::FirstInvalidUtf8(text)) {
       int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + *bad, '\n'));
       result.diagnostics.push_back(

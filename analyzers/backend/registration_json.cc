@@ -1,6 +1,6 @@
 #include "analyzers/backend/registration_json.h"
 
-#include <sstream>
+#include "core/jsonl_lines.h"
 
 namespace testmap::backend {
 namespace {
@@ -131,16 +131,16 @@ std::vector<Registration> ReadRegistrations(std::istream& in, const std::string&
       return out;
     }
   }
-  std::istringstream lines(text);
-  std::string line;
-  for (int n = 1; std::getline(lines, line); ++n) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
     try {
-      out.push_back(FromJson(json::parse(line)));
+      out.push_back(FromJson(json::parse(line.text)));
     } catch (const std::exception& e) {
-      throw FormatError(name + ":" + std::to_string(n) + ": " + e.what());
+      // A last line cut short (a writer killed mid-line) is the one bad
+      // line a reader goes past, as core/jsonl_lines.h says.
+      if (line.last_without_newline && dynamic_cast<const json::parse_error*>(&e)) return;
+      throw FormatError(name + ":" + std::to_string(line.number) + ": " + e.what());
     }
-  }
+  });
   return out;
 }
 

@@ -36,7 +36,8 @@ class FormatError : public std::runtime_error {
 };
 
 // Reads what `testmap backend scan|dump` wrote: JSON Lines (one record a
-// line; blank lines ignored) or one `--format json` document. `name`
+// line; blank lines ignored; a last line cut short is skipped, as
+// core/jsonl_lines.h rules) or one `--format json` document. `name`
 // (usually the file's path) prefixes errors. Throws FormatError.
 std::vector<Registration> ReadRegistrations(std::istream& in, const std::string& name);
 

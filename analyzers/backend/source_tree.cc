@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <set>
 
+#include "core/errors.h"
+#include "core/read_file.h"
+
 namespace testmap::backend {
 namespace {
 
@@ -37,6 +40,17 @@ void Unique(std::vector<std::string>& v) {
 }
 
 }  // namespace
+
+std::optional<std::string> ReadSourceFile(const std::string& path, Diagnostic* error) {
+  try {
+    return core::ReadInputFile(path, kMaxSourceBytes);
+  } catch (const core::InputError& e) {
+    std::string message = e.what();
+    if (message.compare(0, path.size() + 2, path + ": ") == 0) message.erase(0, path.size() + 2);
+    *error = {Diagnostic::Severity::kError, path, 0, message};
+    return std::nullopt;
+  }
+}
 
 std::string RelativeTo(const std::string& path, const std::string& base) {
   if (base.empty() || path.size() <= base.size() || path.compare(0, base.size(), base) != 0)

@@ -4,8 +4,12 @@
 // they are not what the backend registers when it is imported.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "analyzers/backend/diagnostic.h"
 
 namespace testmap::backend {
 
@@ -17,6 +21,14 @@ struct SourceTree {
 };
 
 SourceTree DiscoverSources(const std::vector<std::string>& paths);
+
+// The largest source file the readers take (64 MiB): bigger ones are
+// reported and left out before anything is read.
+inline constexpr uint64_t kMaxSourceBytes = uint64_t{64} << 20;
+
+// A backend source file's text; when it cannot be read (missing, a
+// directory, over kMaxSourceBytes), nullopt and `error` says why.
+std::optional<std::string> ReadSourceFile(const std::string& path, Diagnostic* error);
 
 // `path` relative to `base` when under it, else as given.
 std::string RelativeTo(const std::string& path, const std::string& base);

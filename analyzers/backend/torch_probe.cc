@@ -8,6 +8,7 @@
 #include "analyzers/backend/embedded_scripts.h"
 #include "analyzers/backend/subprocess.h"
 #include "core/content_hash.h"
+#include "core/read_file.h"
 
 namespace testmap::backend {
 namespace {
@@ -19,13 +20,6 @@ std::string Trim(std::string s) {
   return s;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // torch's version.py and location, plus the probe script: a reinstall,
 // another torch or a new probe all make a new key.
 std::string Identity(const std::string& python) {
@@ -34,8 +28,7 @@ std::string Identity(const std::string& python) {
   if (r.status != 0) throw std::runtime_error("`" + python + "` cannot find torch: " + Trim(r.err));
   std::string origin = Trim(r.out);
   std::string dir = origin.substr(0, origin.rfind('/'));
-  std::string version = ReadFile(dir + "/version.py");
-  if (version.empty()) throw std::runtime_error(dir + "/version.py: cannot read");
+  std::string version = core::ReadInputFile(dir + "/version.py");
   return core::HexDigest(core::ContentHash(dir + "\n" + version + kTorchProbeScript));
 }
 

@@ -21,12 +21,12 @@
 #include <set>
 #include <string>
 
-#include "indexer/timings/test_times_reader.h"
-#include "indexer/timings/timing_summary.h"
-#include "mapper/estimator.h"
-#include "mapper/partition.h"
-#include "mapper/planner.h"
+#include "mapper/plan/estimator.h"
+#include "mapper/plan/partition.h"
+#include "mapper/plan/planner.h"
 #include "peer_splitters.h"
+#include "timings/pytorch_times_reader.h"
+#include "timings/timing_summary.h"
 
 namespace testmap::bench {
 namespace {
@@ -77,9 +77,9 @@ double LowerBoundOf(const Case& c, int splits) {
   return std::max(total / splits, longest);
 }
 
-double TestmapMakespan(const Case& c, const std::vector<indexer::TimingSummary>& all,
+double TestmapMakespan(const Case& c, const std::vector<timings::TimingSummary>& all,
                        const std::set<std::string>& hidden, int splits) {
-  mapper::TimingSelection selection;
+  plan::TimingSelection selection;
   std::vector<std::string> wanted;
   for (const auto& s : all) {
     bool target = s.job == c.job && s.config == c.config;
@@ -90,11 +90,11 @@ double TestmapMakespan(const Case& c, const std::vector<indexer::TimingSummary>&
     }
   }
   for (const auto& [file, seconds] : c.truth) wanted.push_back(file);
-  mapper::PlanOptions options;
+  plan::PlanOptions options;
   options.splits = splits;
-  options.granularity = mapper::Granularity::kFile;
+  options.granularity = plan::Granularity::kFile;
   options.cut_seconds = kCut;
-  mapper::Plan plan = mapper::MakePlan(mapper::BuildPlanTests(selection, wanted), options);
+  plan::Plan plan = plan::MakePlan(plan::BuildPlanTests(selection, wanted), options);
   double worst = 0;
   for (const auto& split : plan.splits) {
     double load = 0;
@@ -108,17 +108,17 @@ double TestmapMakespan(const Case& c, const std::vector<indexer::TimingSummary>&
   return worst;
 }
 
-double Median(std::vector<double> v) { return indexer::Percentile(std::move(v), 50); }
+double Median(std::vector<double> v) { return timings::Percentile(std::move(v), 50); }
 
 void CompareOnRealTimings(const std::string& path) {
-  std::vector<indexer::TimingRecord> records;
+  std::vector<timings::TimingRecord> records;
   try {
-    records = indexer::ReadTestTimes(path);
+    records = timings::ReadTestTimes(path);
   } catch (const std::exception& e) {
     std::printf("skipping the quality comparison: %s\n", e.what());
     return;
   }
-  const auto summaries = indexer::Summarize(records);
+  const auto summaries = timings::Summarize(records);
   std::map<std::pair<std::string, std::string>, Case> by_pair;
   for (const auto& r : records) {
     Case& c = by_pair[{r.job, r.config}];
@@ -175,13 +175,13 @@ void CompareOnRealTimings(const std::string& path) {
   }
 }
 
-std::vector<mapper::PlanTest> SyntheticSuite(int tests, int files) {
+std::vector<plan::PlanTest> SyntheticSuite(int tests, int files) {
   std::mt19937 rng(1);
   std::lognormal_distribution<double> heavy(-1, 1.5);  // seconds, heavy tail
-  std::vector<mapper::PlanTest> out;
+  std::vector<plan::PlanTest> out;
   out.reserve(tests);
   for (int i = 0; i < tests; ++i) {
-    mapper::PlanTest t;
+    plan::PlanTest t;
     t.path = "test_f" + std::to_string(i % files) + ".py";
     t.file = t.path.substr(0, t.path.size() - 3);
     t.cls = "TestC";
@@ -194,14 +194,14 @@ std::vector<mapper::PlanTest> SyntheticSuite(int tests, int files) {
 
 void BM_Plan100kTests100Splits(benchmark::State& state) {
   const auto tests = SyntheticSuite(100'000, 1000);
-  mapper::PlanOptions options;
+  plan::PlanOptions options;
   options.splits = 100;
   for (auto _ : state) {
     // The CLI hands its tests over by move; copying them is not planning.
     state.PauseTiming();
     auto copy = tests;
     state.ResumeTiming();
-    mapper::Plan plan = mapper::MakePlan(std::move(copy), options);
+    plan::Plan plan = plan::MakePlan(std::move(copy), options);
     benchmark::DoNotOptimize(plan.makespan);
   }
 }
@@ -210,11 +210,11 @@ BENCHMARK(BM_Plan100kTests100Splits)->Unit(benchmark::kMillisecond);
 // The baseline: LPT alone on the same weights (no item building, no
 // improvement): what pytest-split's least_duration does.
 void BM_Lpt100kTests100Splits(benchmark::State& state) {
-  mapper::PartitionInput input;
+  plan::PartitionInput input;
   for (const auto& t : SyntheticSuite(100'000, 1000)) input.weights.push_back(t.seconds);
   input.bins = 100;
   for (auto _ : state) {
-    mapper::Partition p = mapper::LptPartition(input);
+    plan::Partition p = plan::LptPartition(input);
     benchmark::DoNotOptimize(p.makespan);
   }
 }
@@ -235,22 +235,22 @@ double MillisecondsOf(const std::function<void()>& prepare, const std::function<
 
 void PrintSpeedRatio() {
   const auto tests = SyntheticSuite(100'000, 1000);
-  mapper::PlanOptions options;
+  plan::PlanOptions options;
   options.splits = 100;
-  mapper::PartitionInput input;
+  plan::PartitionInput input;
   for (const auto& t : tests) input.weights.push_back(t.seconds);
   input.bins = 100;
-  std::vector<mapper::PlanTest> copy;
-  mapper::Plan plan;
+  std::vector<plan::PlanTest> copy;
+  plan::Plan plan;
   double plan_ms = MillisecondsOf([&] { copy = tests; },
-                                  [&] { plan = mapper::MakePlan(std::move(copy), options); });
-  double lpt_ms = MillisecondsOf(
-      [] {}, [&] { benchmark::DoNotOptimize(mapper::LptPartition(input).makespan); });
+                                  [&] { plan = plan::MakePlan(std::move(copy), options); });
+  double lpt_ms =
+      MillisecondsOf([] {}, [&] { benchmark::DoNotOptimize(plan::LptPartition(input).makespan); });
   std::printf(
       "100,000 tests into 100 splits: testmap plan %.1f ms (target < 200 ms), LPT alone %.1f ms, "
       "time ratio %.1fx; makespan / lower bound %.6f (LPT alone %.6f)\n\n",
       plan_ms, lpt_ms, plan_ms / lpt_ms, plan.makespan / plan.lower_bound,
-      mapper::LptPartition(input).makespan / mapper::LowerBound(input));
+      plan::LptPartition(input).makespan / plan::LowerBound(input));
 }
 
 }  // namespace

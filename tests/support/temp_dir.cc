@@ -29,6 +29,26 @@ std::string TempDir::Write(const std::string& rel, const std::string& content) c
   return p.string();
 }
 
+namespace {
+
+const TempDir& ProcessDir() {
+  static TempDir dir;
+  return dir;
+}
+
+}  // namespace
+
+std::string WriteTempFile(const std::string& name, const std::string& content) {
+  return ProcessDir().Write(name, content);
+}
+
+std::string ScratchDir(const std::string& name) {
+  fs::path dir = ProcessDir().path() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

@@ -24,6 +24,14 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// Writes `content` to `name` in a directory of this test process (removed
+// when it exits); returns the full path. For bad-input files a reader
+// must be shown.
+std::string WriteTempFile(const std::string& name, const std::string& content);
+
+// A fresh, empty directory `name` in that same per-process directory.
+std::string ScratchDir(const std::string& name);
+
 // The whole file, or "" when it cannot be read.
 std::string ReadFile(const std::string& path);
 void WriteFile(const std::string& path, const std::string& content);
@@ -31,7 +39,7 @@ void WriteFile(const std::string& path, const std::string& content);
 // Non-empty lines of `text`.
 std::vector<std::string> Lines(const std::string& text);
 
-// A file of the repository (`tests/indexer/data/x.xml`), by its path
+// A file of the repository (`tests/timings/data/x.xml`), by its path
 // relative to the source root.
 std::string SourcePath(const std::string& rel);
 

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/errors.h"
+#include "core/trace_format.h"
+
 namespace testmap::tracer {
 namespace {
 
@@ -79,22 +82,23 @@ TEST_F(TraceShards, BadInputNamesFileAndLine) {
   try {
     FinishShard(garbage, "x");
     FAIL() << "garbage accepted";
-  } catch (const TraceFormatError& e) {
-    EXPECT_NE(std::string(e.what()).find(garbage + ":2: not a JSON record"), std::string::npos)
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(garbage + ":2: corrupt record, not JSON"),
+              std::string::npos)
         << e.what();
   }
   auto version = Write("trace-b.jsonl", R"({"type":"run","format":"testmap-trace","version":7})"
                                         "\n");
-  EXPECT_THROW(FinishShard(version, "x"), TraceFormatError);
+  EXPECT_THROW(FinishShard(version, "x"), core::InputError);
   auto type = Write("trace-c.jsonl", std::string(kRun) + "\n" + R"({"type":"bogus"})" + "\n");
   try {
     FinishShard(type, "x");
     FAIL();
-  } catch (const TraceFormatError& e) {
-    EXPECT_NE(std::string(e.what()).find(":2: unknown record type \"bogus\""), std::string::npos);
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: unknown record type `bogus`"), std::string::npos);
   }
-  EXPECT_THROW(FinishShard((dir_ / "missing.jsonl").string(), "x"), TraceFormatError);
-  EXPECT_EQ(ListShards(dir_.string()).size(), 3u);
+  EXPECT_THROW(FinishShard((dir_ / "missing.jsonl").string(), "x"), core::InputError);
+  EXPECT_EQ(core::ListShards(dir_.string()).size(), 3u);
 }
 
 }  // namespace

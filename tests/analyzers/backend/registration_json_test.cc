@@ -87,6 +87,17 @@ TEST(RegistrationJson, BadLinesNamedByFileAndLine) {
   }
 }
 
+TEST(RegistrationJson, ALastLineCutShortIsSkippedNotFatal) {
+  std::string first = tb::ToJson(Kernel()).dump();
+  std::istringstream in(first + "\n" + first.substr(0, first.size() / 2));
+  std::vector<tb::Registration> back = tb::ReadRegistrations(in, "caps.jsonl");
+  ASSERT_EQ(back.size(), 1u);
+  ExpectSame(back[0], Kernel());
+  // The same cut in the middle of the file is bad input.
+  std::istringstream mid(first.substr(0, first.size() / 2) + "\n" + first + "\n");
+  EXPECT_THROW(tb::ReadRegistrations(mid, "caps.jsonl"), tb::FormatError);
+}
+
 TEST(RegistrationJson, RecordsMissingWhatTheirKindNeedsAreRejected) {
   nlohmann::json no_op = tb::ToJson(Kernel());
   no_op["op"] = nullptr;

@@ -10,6 +10,7 @@ Environment (set by tests/tracer/CMakeLists.txt through CTest):
   TESTMAP_BIN         the testmap CLI
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -47,6 +48,31 @@ def run_traced(out, args, recorder="cpp", extra=(), cwd=SUITE, check=True):
     return proc
 
 
+def traced_tests(directory):
+    """nodeid -> `test` record over the shards of a trace directory whose
+    processes all finished (no crash to reconstruct): plain JSON lines.
+    Shards with crashes are read through testmap itself (ingest + show),
+    the one reader of the format's rules."""
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("trace-") and name.endswith(".jsonl"):
+            with open(os.path.join(directory, name), encoding="utf-8") as f:
+                for line in f:
+                    rec = json.loads(line)
+                    if rec["type"] == "test":
+                        out[rec["nodeid"]] = rec
+    return out
+
+
+def run_testmap(*args, cwd=None, check=True):
+    """Runs the testmap CLI; returns the CompletedProcess."""
+    proc = subprocess.run([required_env("TESTMAP_BIN"), *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"testmap {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
+    return proc
+
+
 def eager_set(test):
     """(op, dtype, device) triples of a test record, eager evidence."""
     return {
@@ -62,8 +88,6 @@ def suite_traces(tmp_path_factory):
     """The example suite traced three ways: reference TorchDispatchMode, C++
     under a do-nothing TorchDispatchMode (same program as the reference),
     and plain C++ (the production configuration)."""
-    from testmap_trace.trace_file import tests_by_nodeid
-
     runs = {}
     for name, recorder, extra in (
         ("reference", "reference", ()),
@@ -72,5 +96,5 @@ def suite_traces(tmp_path_factory):
     ):
         out = tmp_path_factory.mktemp(name)
         run_traced(out, ["."], recorder=recorder, extra=extra)
-        runs[name] = tests_by_nodeid(str(out))
+        runs[name] = traced_tests(str(out))
     return runs

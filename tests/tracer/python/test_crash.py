@@ -1,14 +1,14 @@
 """Crash safety: a test that calls os.abort() mid-suite. Earlier records
-survive, the crash is recorded (by the reader without a parent, by the
-`testmap trace` parent on disk), and under xdist the other workers' and the
-remaining tests' records are complete."""
+survive, the crash is recorded (by the trace reader when no parent finished
+the shard, by the `testmap trace` parent on disk), and under xdist the other
+workers' and the remaining tests' records are complete."""
 
 import json
 import os
 import signal
 import subprocess
 
-from conftest import CASES, PLUGIN_DIR, required_env, run_traced
+from conftest import CASES, PLUGIN_DIR, required_env, run_testmap, run_traced
 
 CRASH_ENV = {"TESTMAP_CRASH_TEST": "1"}
 
@@ -18,18 +18,27 @@ def read_lines(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def test_abort_without_a_parent_is_detected_by_the_reader(tmp_path, monkeypatch):
-    from testmap_trace.trace_file import read_shard
+def shown(index, nodeid):
+    return json.loads(run_testmap("show", "--index", str(index), nodeid).stdout)
 
+
+def test_abort_without_a_parent_is_detected_by_the_reader(tmp_path, monkeypatch):
     monkeypatch.setenv("TESTMAP_CRASH_TEST", "1")
-    proc = run_traced(tmp_path, ["test_crash_midway.py", "-p", "no:cacheprovider"], cwd=CASES, check=False)
+    out = tmp_path / "traces"
+    proc = run_traced(out, ["test_crash_midway.py", "-p", "no:cacheprovider"], cwd=CASES, check=False)
     assert proc.returncode == -signal.SIGABRT
-    shard = read_shard(str(tmp_path / "trace-main.jsonl"))
-    by_name = {t["nodeid"].split("::")[-1]: t for t in shard.tests}
-    assert list(by_name) == ["test_1_before", "test_2_abort"]
-    assert by_name["test_1_before"]["outcome"] == "passed"
-    assert any(o["op"] == "aten::add_.Tensor" for o in by_name["test_1_before"]["ops"])
-    assert by_name["test_2_abort"]["outcome"] == "crashed"
+    # Nobody finished the shard: it ends with the aborted test's `begin`.
+    assert json.loads((out / "trace-main.jsonl").read_text().splitlines()[-1])["type"] == "begin"
+    index = tmp_path / "index"
+    run_testmap("ingest", "--index", str(index), str(out))
+    before = shown(index, "test_crash_midway.py::test_1_before")
+    assert [o["outcome"] for o in before["outcomes"]] == ["passed"]
+    assert any(o["op"] == "aten::add_.Tensor" for o in before["ops"])
+    aborted = shown(index, "test_crash_midway.py::test_2_abort")
+    assert [(o["outcome"], o["crash"]["reason"]) for o in aborted["outcomes"]] == [
+        ("crashed", "process ended during the test")]
+    missing = run_testmap("show", "--index", str(index), "test_crash_midway.py::test_3_after", check=False)
+    assert missing.returncode == 3, missing.stderr
 
 
 def run_cli(out, args, env_extra=None):
@@ -62,20 +71,19 @@ def test_xdist_worker_crash_keeps_every_other_record(tmp_path):
 
 
 def test_truncated_shard_line_is_tolerated_but_garbage_is_named(tmp_path):
-    from testmap_trace.trace_file import TraceFormatError, read_shard
-
-    run_traced(tmp_path, ["test_crash_midway.py", "-p", "no:cacheprovider"], cwd=CASES)
-    path = tmp_path / "trace-main.jsonl"
+    out = tmp_path / "traces"
+    run_traced(out, ["test_crash_midway.py", "-p", "no:cacheprovider"], cwd=CASES)
+    path = out / "trace-main.jsonl"
     text = path.read_text()
     path.write_text(text + '{"type":"test","nodeid":"x::y","outc')  # cut mid-write
-    assert len(read_shard(str(path)).tests) == 3
+    ingest = run_testmap("ingest", "--index", str(tmp_path / "index"), "--format", "json", str(path))
+    assert f"{path}:{len(text.splitlines()) + 1}: last line cut short" in ingest.stderr
+    assert json.loads(ingest.stdout)["traced_tests"] == 3
     path.write_text(text.replace('{"type":"begin"', 'garbage {"type":"begin"', 1))
-    try:
-        read_shard(str(path))
-    except TraceFormatError as e:
-        assert f"{path}:2: not a JSON record" in str(e)
-    else:
-        raise AssertionError("garbage line accepted")
+    bad = run_testmap("ingest", "--index", str(tmp_path / "other"), str(path), check=False)
+    assert bad.returncode == 1
+    assert f"{path}:2: corrupt record, not JSON" in bad.stderr
+    assert not (tmp_path / "other").exists()
 
 
 def test_resume_after_crash_runs_the_remaining_tests(tmp_path):

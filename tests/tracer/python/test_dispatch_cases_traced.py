@@ -3,13 +3,11 @@
 
 import pytest
 
-from conftest import CASES, eager_set, run_traced
+from conftest import CASES, eager_set, run_traced, traced_tests
 
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
-    from testmap_trace.trace_file import tests_by_nodeid
-
     runs = {}
     for name, recorder, extra in (("cpp", "cpp", ()), ("reference", "reference", ()),
                                   ("cpp_passthrough", "cpp", ("--testmap-passthrough-mode",))):
@@ -17,7 +15,7 @@ def cases(tmp_path_factory):
         proc = run_traced(out, ["test_dispatch_cases.py", "-p", "no:cacheprovider"], recorder=recorder,
                           extra=extra, cwd=CASES)
         assert proc.returncode == 0, proc.stdout[-2000:]
-        runs[name] = {n.split("::")[-1]: t for n, t in tests_by_nodeid(str(out)).items()}
+        runs[name] = {n.split("::")[-1]: t for n, t in traced_tests(str(out)).items()}
     return runs
 
 

@@ -1,14 +1,12 @@
 """Outcomes and per-phase durations as pytest reports them."""
 
-from conftest import CASES, run_traced
+from conftest import CASES, run_traced, traced_tests
 
 
 def test_every_outcome_is_named(tmp_path):
-    from testmap_trace.trace_file import tests_by_nodeid
-
     proc = run_traced(tmp_path, ["test_outcomes.py"], cwd=CASES)
     assert proc.returncode == 1
-    tests = {n.split("::")[-1]: t for n, t in tests_by_nodeid(str(tmp_path)).items()}
+    tests = {n.split("::")[-1]: t for n, t in traced_tests(str(tmp_path)).items()}
     assert {n: t["outcome"] for n, t in tests.items()} == {
         "test_passed": "passed", "test_failed": "failed", "test_skipped": "skipped",
         "test_xfailed": "xfailed", "test_xpassed": "xpassed", "test_error_in_setup": "error",

@@ -8,6 +8,8 @@ Use through `testmap trace -- pytest ...`, or directly:
 The trace format is documented in docs/trace-format.md.
 """
 
+# The writer's copy of the trace format's name and version; the one
+# definition is core/trace_format.h, and tests/tracer checks they agree.
 FORMAT_NAME = "testmap-trace"
 FORMAT_VERSION = 1
 __version__ = "0.1.0"

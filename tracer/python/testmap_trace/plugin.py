@@ -31,7 +31,7 @@ import time
 import pytest
 
 from . import FORMAT_NAME, FORMAT_VERSION
-from .trace_file import ShardWriter
+from .shard_writer import ShardWriter
 
 
 def pytest_addoption(parser):

@@ -1,0 +1,26 @@
+#include "core/device_names.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace testmap::core {
+
+const std::vector<std::string>& KnownDeviceTypes() {
+  static const std::vector<std::string> kDevices = {
+      "cpu", "cuda", "xpu",           "mps",         "meta",    "lazy",  "hpu",
+      "npu", "mtia", "privateuseone", "privateuse1", "openreg", "spyre", "xla"};
+  return kDevices;
+}
+
+bool IsKnownDeviceType(std::string_view name) {
+  const auto& all = KnownDeviceTypes();
+  return std::find(all.begin(), all.end(), name) != all.end();
+}
+
+std::string DeviceClassSuffix(std::string_view device_type) {
+  std::string upper(device_type);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper;
+}
+
+}  // namespace testmap::core

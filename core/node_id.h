@@ -1,0 +1,34 @@
+// Test identity: the pytest node id, exactly as `pytest --collect-only -q`
+// prints it (`test/test_ops.py::TestCommonCPU::test_out_add_cpu_float32`,
+// `test_x.py::test_f[1-a]`), split once into its parts; and the file key
+// that lines up the ways other sources name a test file.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace testmap::core {
+
+struct NodeId {
+  std::string path;  // "test_ops.py" or "inductor/test_x.py" (as written)
+  std::string cls;   // "TestCommonCPU", "Outer::Inner" for nested, or empty
+  std::string name;  // "test_out_cpu_float32[param]", or empty for a bare path
+
+  // "a/test_x.py::TestA::test_b[1]" -> {"a/test_x.py", "TestA", "test_b[1]"}.
+  // "::" inside the parameter brackets is left alone.
+  static NodeId Parse(std::string_view nodeid);
+};
+
+// The path without a trailing ".py": "inductor/test_x.py" ->
+// "inductor/test_x", the way PyTorch's test-times.json names files.
+std::string FileKey(std::string_view path);
+
+// A guess at the generic test behind an instantiated node id from its name
+// alone: device and dtype suffixes and @parametrize brackets removed, the
+// device class suffix dropped ("test_ops.py::TestCommonCPU::
+// test_out_add_cpu_float32" -> "test_ops.py::TestCommon::test_out_add").
+// For grouping siblings where no scan says better (timing estimates); the
+// scan's generic_id is the identity.
+std::string GuessGenericId(std::string_view nodeid);
+
+}  // namespace testmap::core

@@ -1,0 +1,42 @@
+// The trace format (docs/trace-format.md): what `testmap trace` writes, one
+// JSONL shard per pytest process. Its name, version rule, record types and
+// shard file names live here and nowhere else in C++; the pytest plugin
+// (tracer/python/testmap_trace), which must write them from inside pytest,
+// holds the writer's copy, and tests/tracer checks that the two agree.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace testmap::core {
+
+inline constexpr std::string_view kTraceFormatName = "testmap-trace";
+// The version this build writes. Readers read every version from 1 up to
+// it, and refuse a newer one ("upgrade testmap"), never misread it.
+inline constexpr int kTraceFormatVersion = 1;
+
+inline bool ReadsTraceVersion(int version) {
+  return version >= 1 && version <= kTraceFormatVersion;
+}
+
+// Record types, in the order a shard has them: one `run` per process, then
+// per test a `begin` (written before it starts) and a `test` (after it
+// ends). A `begin` without its `test` is a test that crashed its process.
+inline constexpr std::string_view kRunRecord = "run";
+inline constexpr std::string_view kBeginRecord = "begin";
+inline constexpr std::string_view kTestRecord = "test";
+
+// What a `test` record's outcome is when its process died during it.
+inline constexpr std::string_view kCrashedOutcome = "crashed";
+// The crash reason of a test a reader finds unfinished in a shard nobody
+// finished (`testmap trace` writes the real one, e.g. the signal).
+inline constexpr std::string_view kUnfinishedCrashReason = "process ended during the test";
+
+// `trace-<worker>.jsonl`: trace-main.jsonl without xdist, trace-gw0.jsonl...
+std::string ShardFileName(std::string_view worker);
+bool IsShardFileName(std::string_view filename);
+// The shards in `dir`, sorted; empty when `dir` holds none (or is missing).
+std::vector<std::string> ListShards(const std::string& dir);
+
+}  // namespace testmap::core

@@ -1,0 +1,258 @@
+#include "core/trace_reader.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "core/dtype_names.h"
+#include "core/errors.h"
+#include "core/jsonl_lines.h"
+#include "core/op_names.h"
+#include "core/trace_format.h"
+
+// Trace shards are the bulk of what ingest reads (hundreds of MB for a full
+// PyTorch run), so they are parsed with simdjson's DOM parser: several
+// times faster than an nlohmann DOM per line, and just as strict.
+
+namespace testmap::core {
+namespace {
+
+namespace dom = simdjson::dom;
+
+// The same few hundred operator and dtype spellings repeat millions of
+// times: each is parsed once. Node-based maps keep the views stable.
+struct NameCache {
+  std::unordered_map<std::string, std::pair<std::string, std::string>> ops;
+  std::unordered_map<std::string, std::string> dtypes;
+  std::unordered_map<std::string, std::string> strings;  // evidence, devices
+
+  std::string_view Intern(std::string_view s) {
+    auto it = strings.find(std::string(s));
+    if (it == strings.end()) it = strings.emplace(std::string(s), std::string(s)).first;
+    return it->second;
+  }
+};
+
+class LineReader {
+ public:
+  LineReader(const std::string& path, int line, NameCache& cache)
+      : path_(path), line_(line), cache_(cache) {}
+
+  [[noreturn]] void Fail(const std::string& message) const {
+    throw InputError(path_, line_, message);
+  }
+
+  std::string_view String(dom::element v, const char* what) const {
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS)
+      Fail(std::string("`") + what + "` is not a string");
+    return s;
+  }
+
+  TraceOp Op(dom::element value) {
+    dom::object op;
+    if (value.get_object().get(op) != simdjson::SUCCESS) Fail("an `ops` entry is not an object");
+    TraceOp out;
+    out.evidence = "eager";
+    std::string_view name;
+    for (auto [key, v] : op) {
+      if (key == "op") {
+        name = String(v, "op");
+      } else if (key == "evidence") {
+        out.evidence = cache_.Intern(String(v, "evidence"));
+      } else if (key == "device") {
+        if (!v.is_null()) out.device = cache_.Intern(String(v, "device"));
+      } else if (key == "count") {
+        if (v.get_uint64().get(out.count) != simdjson::SUCCESS)
+          Fail("`count` of " + std::string(name) + " is not a count");
+      } else if (key == "dtypes") {
+        dom::array dtypes;
+        if (v.get_array().get(dtypes) != simdjson::SUCCESS)
+          Fail("`dtypes` of " + std::string(name) + " is not a list");
+        for (auto d : dtypes) {
+          std::string_view s;
+          if (d.get_string().get(s) != simdjson::SUCCESS)
+            Fail("a dtype of " + std::string(name) + " is not a string");
+          auto it = cache_.dtypes.find(std::string(s));
+          if (it == cache_.dtypes.end()) {
+            auto canonical = NormalizeDtype(s);
+            it = cache_.dtypes.emplace(std::string(s), canonical ? *canonical : std::string(s))
+                     .first;
+          }
+          out.dtypes.push_back(it->second);
+        }
+      }
+    }
+    if (name.empty()) Fail("an `ops` entry without an `op` name");
+    if (out.evidence != "eager" && out.evidence != "compile")
+      Fail("unknown evidence `" + std::string(out.evidence) + "` for " + std::string(name));
+    auto it = cache_.ops.find(std::string(name));
+    if (it == cache_.ops.end()) {
+      auto parsed = ParseOpName(name);
+      if (!parsed) Fail("`" + std::string(name) + "` is not an operator name");
+      // The tracer records overloads only: a name without one
+      // (aten::_local_scalar_dense) is the default overload, not a packet.
+      it = cache_.ops.emplace(std::string(name), std::make_pair(parsed->Packet(), parsed->overload))
+               .first;
+    }
+    out.packet = it->second.first;
+    out.overload = it->second.second;
+    return out;
+  }
+
+ private:
+  const std::string& path_;
+  int line_;
+  NameCache& cache_;
+};
+
+// The `begin` of the test in flight.
+struct Pending {
+  std::string nodeid, start = "null", worker = "null";
+  std::optional<double> start_time;
+  int line = 0;
+};
+
+TraceTest UnfinishedTest(const Pending& p, const std::string& reason) {
+  TraceTest t;
+  t.line = p.line;
+  t.nodeid = p.nodeid;
+  t.outcome = kCrashedOutcome;
+  t.start = p.start_time;
+  t.unfinished = true;
+  t.crash_reason = reason;
+  t.outcome_json = "{\"outcome\":\"crashed\",\"duration\":null,\"crash\":{\"reason\":" +
+                   nlohmann::json(reason).dump() + "},\"start\":" + p.start +
+                   ",\"worker\":" + p.worker + "}";
+  return t;
+}
+
+}  // namespace
+
+bool LooksLikeTrace(std::string_view text) {
+  // The plugin writes compact JSON, so a shard starts with {"type".
+  size_t brace = text.find_first_not_of(" \t\r\n");
+  if (brace == std::string_view::npos || text[brace] != '{') return false;
+  size_t key = text.find_first_not_of(" \t\r\n", brace + 1);
+  return key != std::string_view::npos && text.substr(key, 6) == "\"type\"";
+}
+
+void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& visitor,
+               const TraceReadOptions& options) {
+  NameCache cache;
+  dom::parser parser;
+  bool seen_run = false;
+  std::optional<Pending> pending;
+  auto finish_pending = [&](const std::string& reason) {
+    if (!pending) return;
+    visitor.Test(UnfinishedTest(*pending, reason));
+    pending.reset();
+  };
+  // simdjson reads up to SIMDJSON_PADDING bytes past a line's end; a padded
+  // copy of the whole text makes every line safe to parse in place.
+  simdjson::padded_string padded(text);
+  std::string_view all(padded.data(), padded.size());
+  bool stop = false;
+  ForEachJsonlLine(all, [&](const JsonlLine& line) {
+    if (stop) return;
+    LineReader lr(path, line.number, cache);
+    dom::object obj;
+    auto error = parser.parse(line.text.data(), line.text.size(), /*realloc_if_needed=*/false)
+                     .get_object()
+                     .get(obj);
+    if (error != simdjson::SUCCESS && line.last_without_newline) {
+      visitor.Warning(path + ":" + std::to_string(line.number) +
+                      ": last line cut short (no newline, not complete JSON): ignored");
+      stop = true;
+      return;
+    }
+    if (error == simdjson::INCORRECT_TYPE) lr.Fail("record is not a JSON object");
+    if (error != simdjson::SUCCESS) {
+      std::string excerpt(line.text.substr(0, 60));
+      lr.Fail("corrupt record, not JSON: '" + excerpt + (line.text.size() > 60 ? "...'" : "'") +
+              " (" + simdjson::error_message(error) + ")");
+    }
+    TraceTest test;
+    test.line = line.number;
+    std::string_view type, format;
+    std::string start_raw = "null", worker_raw = "null";
+    int64_t version = -1;
+    bool has_ops = false;
+    for (auto [key, v] : obj) {
+      if (key == "type") {
+        type = lr.String(v, "type");
+      } else if (key == "nodeid") {
+        test.nodeid = lr.String(v, "nodeid");
+      } else if (key == "format") {
+        format = lr.String(v, "format");
+      } else if (key == "version") {
+        if (v.get_int64().get(version) != simdjson::SUCCESS) lr.Fail("`version` is not an integer");
+      } else if (key == "ops") {
+        dom::array arr;
+        if (v.get_array().get(arr) != simdjson::SUCCESS) lr.Fail("`ops` is not a list");
+        test.ops.reserve(arr.size());
+        for (auto op : arr) test.ops.push_back(lr.Op(op));
+        has_ops = true;
+      } else if (key == "outcome") {
+        test.outcome = lr.String(v, "outcome");
+        test.outcome_json.insert(0, "\"outcome\":" + simdjson::minify(v));
+      } else if (key == "duration") {
+        double d = 0;
+        if (!v.is_null()) {
+          if (v.get_double().get(d) != simdjson::SUCCESS || std::isnan(d) || d < 0)
+            lr.Fail("`duration` is not a non-negative number");
+          test.duration = d;
+        }
+        test.outcome_json += ",\"duration\":" + simdjson::minify(v);
+      } else if (key == "start" || key == "time") {
+        double s = 0;
+        if (v.get_double().get(s) == simdjson::SUCCESS) test.start = s;
+        start_raw = simdjson::minify(v);
+        if (key == "start") test.outcome_json += ",\"start\":" + start_raw;
+      } else if (key == "worker") {
+        if (!v.is_null()) test.worker = lr.String(v, "worker");
+        worker_raw = simdjson::minify(v);
+        test.outcome_json += ",\"worker\":" + worker_raw;
+      } else if (key == "phases" || key == "crash") {
+        test.outcome_json += ",\"" + std::string(key) + "\":" + simdjson::minify(v);
+      }
+    }
+    if (type.empty()) lr.Fail("record without a string `type` field");
+    if (type == kRunRecord) {
+      if (format != kTraceFormatName)
+        lr.Fail("not a testmap trace (format `" + std::string(format) + "`)");
+      if (version < 0) lr.Fail("trace run record without an integer `version`");
+      if (!ReadsTraceVersion(static_cast<int>(version))) {
+        lr.Fail("trace format version " + std::to_string(version) +
+                (version > kTraceFormatVersion ? " is newer than" : " is not one") +
+                " this testmap reads (versions 1 to " + std::to_string(kTraceFormatVersion) + ")" +
+                (version > kTraceFormatVersion ? ": upgrade testmap" : ""));
+      }
+      finish_pending(std::string(kUnfinishedCrashReason));
+      seen_run = true;
+      visitor.Run({line.number, line.text, static_cast<int>(version), test.worker});
+      return;
+    }
+    if (!seen_run) lr.Fail("`" + std::string(type) + "` record before the shard's `run` record");
+    if (type == kBeginRecord) {
+      finish_pending(std::string(kUnfinishedCrashReason));
+      if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
+      pending = Pending{std::string(test.nodeid), start_raw, worker_raw, test.start, line.number};
+    } else if (type == kTestRecord) {
+      if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
+      if (!has_ops) lr.Fail("test record without an `ops` list");
+      if (test.outcome.empty()) lr.Fail("record without a string `outcome` field");
+      if (pending && pending->nodeid == test.nodeid) pending.reset();
+      test.outcome_json = "{" + test.outcome_json + "}";
+      visitor.Test(test);
+    } else {
+      lr.Fail("unknown record type `" + std::string(type) + "`");
+    }
+  });
+  if (!seen_run) throw InputError(path, 0, "empty trace shard (no `run` record)");
+  finish_pending(options.final_crash_reason);
+}
+
+}  // namespace testmap::core

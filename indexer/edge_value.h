@@ -1,0 +1,70 @@
+// What one op-test edge (one operator, one test, one run) observed: a list
+// of (evidence, device, dtypes, count) tuples, one per distinct way the test
+// called the operator. Kept as compact text rather than JSON because a query
+// decodes thousands of these per answer:
+//
+//   TUPLE ('\n' TUPLE)*      TUPLE = EVIDENCE '\t' DEVICE '\t' DTYPES '\t' COUNT
+//
+// EVIDENCE is `eager`, `compile` or `static`; DEVICE is empty when no tensor
+// was involved; DTYPES are canonical dtype names joined by ',' in argument
+// order (a dtype combination); COUNT is how many calls it covers.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace testmap::indexer {
+
+struct EdgeTuple {
+  std::string evidence;             // eager | compile | static
+  std::string device;               // "cpu", "cuda", a backend name, or ""
+  std::vector<std::string> dtypes;  // one dtype combination
+  uint64_t count = 0;
+
+  bool operator==(const EdgeTuple&) const = default;
+  auto operator<=>(const EdgeTuple&) const = default;
+};
+
+// Sorted, duplicates merged (counts added): the same observations always
+// encode to the same bytes, which makes ingestion idempotent.
+std::string EncodeEdge(std::vector<EdgeTuple> tuples);
+// The same, without copying the tuples (ingestion encodes millions).
+std::string EncodeEdge(std::vector<const EdgeTuple*> tuples);
+// The same for any tuple-like type with `evidence`, `device`, `dtypes` and
+// `count` (the trace reader's core::TraceOp views, straight from the parse).
+template <class Tuple>
+std::string EncodeEdgeOf(std::vector<const Tuple*> tuples);
+// Throws core::InputError on a malformed value (index verify reports it).
+std::vector<EdgeTuple> DecodeEdge(std::string_view value);
+
+template <class Tuple>
+std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {
+  auto key = [](const Tuple* t) { return std::tie(t->evidence, t->device, t->dtypes); };
+  std::sort(tuples.begin(), tuples.end(),
+            [&](const Tuple* a, const Tuple* b) { return key(a) < key(b); });
+  std::string out;
+  for (size_t i = 0; i < tuples.size(); ++i) {
+    uint64_t count = tuples[i]->count;
+    while (i + 1 < tuples.size() && key(tuples[i + 1]) == key(tuples[i]))
+      count += tuples[++i]->count;
+    const Tuple& t = *tuples[i];
+    if (!out.empty()) out.push_back('\n');
+    out += t.evidence;
+    out.push_back('\t');
+    out += t.device;
+    out.push_back('\t');
+    for (size_t d = 0; d < t.dtypes.size(); ++d) {
+      if (d) out.push_back(',');
+      out += t.dtypes[d];
+    }
+    out.push_back('\t');
+    out += std::to_string(count);
+  }
+  return out;
+}
+
+}  // namespace testmap::indexer

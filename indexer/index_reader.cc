@@ -1,0 +1,126 @@
+#include "indexer/index_reader.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "indexer/index_layout.h"
+
+namespace testmap::indexer {
+
+std::string Edge::Op() const {
+  if (overload.empty() || overload == kStaticOverload) return packet;
+  return packet + "." + overload;
+}
+
+Edge EdgeFromOpTestsKey(std::string_view key, std::string_view value) {
+  auto f = SplitKey(key);
+  if (f.size() != 4) throw core::InputError("malformed op_tests key");
+  return Edge{std::string(f[0]), std::string(f[1]), std::string(f[2]), std::string(f[3]),
+              DecodeEdge(value)};
+}
+
+Edge EdgeFromTestOpsKey(std::string_view key, std::string_view value) {
+  auto f = SplitKey(key);
+  if (f.size() != 4) throw core::InputError("malformed test_ops key");
+  return Edge{std::string(f[1]), std::string(f[2]), std::string(f[0]), std::string(f[3]),
+              DecodeEdge(value)};
+}
+
+void IndexReader::ForEachEdgeOfOp(const std::string& packet,
+                                  const std::optional<std::string>& overload,
+                                  const std::function<void(const Edge&)>& fn) const {
+  std::string prefix = overload ? KeyPrefix({packet, *overload}) : KeyPrefix({packet});
+  store_.Scan(Cf::kOpTests, prefix, [&](std::string_view k, std::string_view v) {
+    fn(EdgeFromOpTestsKey(k, v));
+    return true;
+  });
+}
+
+std::vector<Edge> IndexReader::EdgesOfTest(const std::string& nodeid) const {
+  std::vector<Edge> out;
+  store_.Scan(Cf::kTestOps, KeyPrefix({nodeid}), [&](std::string_view k, std::string_view v) {
+    out.push_back(EdgeFromTestOpsKey(k, v));
+    return true;
+  });
+  return out;
+}
+
+std::vector<std::string> IndexReader::KnownOps() const {
+  std::vector<std::string> out;
+  auto cursor = store_.NewCursor(Cf::kOpTests);
+  cursor->Seek("");
+  while (cursor->Valid()) {
+    auto f = SplitKey(cursor->key());
+    if (f.size() < 2) throw core::InputError("malformed op_tests key");
+    Edge e{std::string(f[0]), std::string(f[1]), "", "", {}};
+    std::string op = e.Op();
+    if (out.empty() || out.back() != op) out.push_back(op);
+    // Skip the rest of this overload: its keys all start "PACKET\0OVERLOAD\0".
+    std::string next = KeyPrefix({f[0], f[1]});
+    next.back() = '\1';
+    cursor->Seek(next);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::optional<std::string> IndexReader::TestRecord(const std::string& nodeid) const {
+  return store_.Get(Cf::kTests, nodeid);
+}
+
+std::vector<std::string> IndexReader::TestsOfGeneric(const std::string& generic_id) const {
+  std::vector<std::string> out;
+  store_.Scan(Cf::kGeneric, KeyPrefix({generic_id}), [&](std::string_view k, std::string_view) {
+    out.emplace_back(k.substr(generic_id.size() + 1));
+    return true;
+  });
+  return out;
+}
+
+std::vector<OutcomeRecord> IndexReader::Outcomes(const std::string& nodeid) const {
+  std::vector<OutcomeRecord> out;
+  store_.Scan(Cf::kOutcomes, KeyPrefix({nodeid}), [&](std::string_view k, std::string_view v) {
+    out.push_back({std::string(k.substr(nodeid.size() + 1)), std::string(v)});
+    return true;
+  });
+  return out;
+}
+
+std::optional<std::string> IndexReader::Run(const std::string& run_id) const {
+  return store_.Get(Cf::kRuns, run_id);
+}
+
+void IndexReader::ForEachEdge(const std::function<void(const Edge&)>& fn) const {
+  store_.Scan(Cf::kOpTests, "", [&](std::string_view k, std::string_view v) {
+    fn(EdgeFromOpTestsKey(k, v));
+    return true;
+  });
+}
+
+void IndexReader::ForEachTest(
+    const std::function<void(const std::string&, const std::string&)>& fn) const {
+  store_.Scan(Cf::kTests, "", [&](std::string_view k, std::string_view v) {
+    fn(std::string(k), std::string(v));
+    return true;
+  });
+}
+
+void IndexReader::ForEachRun(
+    const std::function<void(const std::string&, const std::string&)>& fn) const {
+  store_.Scan(Cf::kRuns, "", [&](std::string_view k, std::string_view v) {
+    fn(std::string(k), std::string(v));
+    return true;
+  });
+}
+
+size_t IndexReader::CountKeys(Cf cf) const {
+  size_t n = 0;
+  store_.Scan(cf, "", [&](std::string_view, std::string_view) {
+    ++n;
+    return true;
+  });
+  return n;
+}
+
+}  // namespace testmap::indexer

@@ -1,0 +1,18 @@
+// `testmap stats`: what an index holds: tests (generic, traced), operators,
+// edges by evidence, outcomes, and the runs (with torch version and time)
+// the evidence came from.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "indexer/index_store.h"
+
+namespace testmap::indexer {
+
+// The stats document (its keys: index, tests, generic_tests, traced_tests,
+// operators, edges, edges_by_evidence, outcomes, runs, bytes).
+nlohmann::json ReadIndexStats(const IndexStore& store);
+
+}  // namespace testmap::indexer

@@ -1,0 +1,384 @@
+#include "indexer/index_store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/options.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "core/errors.h"
+
+namespace testmap::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Readers must not write into the index directory (a LOG per query would
+// pile up, and a read-only mount would fail): they log nowhere.
+class NullLogger : public rocksdb::Logger {
+ public:
+  using rocksdb::Logger::Logv;
+  void Logv(const char*, va_list) override {}
+};
+
+std::string UpperBound(std::string prefix) {
+  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
+  if (!prefix.empty())
+    prefix.back() = static_cast<char>(static_cast<unsigned char>(prefix.back()) + 1);
+  return prefix;
+}
+
+class RocksCursor : public IndexCursor {
+ public:
+  explicit RocksCursor(rocksdb::Iterator* it) : it_(it) {}
+  void Seek(std::string_view target) override {
+    it_->Seek(rocksdb::Slice(target.data(), target.size()));
+  }
+  bool Valid() const override { return it_->Valid(); }
+  void Next() override { it_->Next(); }
+  std::string_view key() const override { return it_->key().ToStringView(); }
+  std::string_view value() const override { return it_->value().ToStringView(); }
+
+ private:
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+rocksdb::Options BaseOptions(OpenMode mode) {
+  rocksdb::Options options;
+  // All table files are opened at open: a reader then keeps working even
+  // when a concurrent writer's compaction deletes files it still reads.
+  options.max_open_files = -1;
+  options.skip_stats_update_on_db_open = true;
+  // Opening a handful of files needs no thread pool; RocksDB would start 16
+  // threads per column family, which costs a short query more than its reads.
+  options.max_file_opening_threads = 1;
+  options.keep_log_file_num = 2;
+  if (mode == OpenMode::kRead) options.info_log = std::make_shared<NullLogger>();
+  rocksdb::BlockBasedTableOptions table;
+  // 16 KiB blocks: a quarter of the index entries of the 4 KiB default, and
+  // an answer of a few thousand edges still reads only a few blocks.
+  table.block_size = 16 * 1024;
+  // Index blocks load on first use, not at open: a query touches one or two
+  // column families and should not pay for the others' indexes.
+  table.cache_index_and_filter_blocks = true;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+class RocksIndexStore : public IndexStore {
+ public:
+  RocksIndexStore(std::string dir, OpenMode mode) : dir_(std::move(dir)), mode_(mode) {}
+  ~RocksIndexStore() override {
+    for (auto* h : handles_) {
+      if (h) db_->DestroyColumnFamilyHandle(h);
+    }
+    if (db_) {
+      db_->Close();
+      delete db_;
+    }
+  }
+
+  void OpenExisting();
+
+  const std::string& dir() const override { return dir_; }
+
+  std::optional<std::string> Get(Cf cf, std::string_view key) const override {
+    std::string value;
+    auto s = db_->Get(rocksdb::ReadOptions(), Handle(cf), rocksdb::Slice(key.data(), key.size()),
+                      &value);
+    if (s.IsNotFound()) return std::nullopt;
+    Check(s, "read");
+    return value;
+  }
+
+  void Scan(Cf cf, std::string_view prefix,
+            const std::function<bool(std::string_view, std::string_view)>& fn) const override {
+    std::string upper = UpperBound(std::string(prefix));
+    rocksdb::Slice upper_slice(upper);
+    rocksdb::ReadOptions ro;
+    if (!upper.empty()) ro.iterate_upper_bound = &upper_slice;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, Handle(cf)));
+    for (it->Seek(rocksdb::Slice(prefix.data(), prefix.size())); it->Valid(); it->Next()) {
+      if (!fn(it->key().ToStringView(), it->value().ToStringView())) break;
+    }
+    Check(it->status(), "read");
+  }
+
+  std::unique_ptr<IndexCursor> NewCursor(Cf cf) const override {
+    // Cursors serve one pass of forward seeks over scattered keys (the
+    // details of a query's tests): each block is read once, so caching it
+    // only costs an allocation.
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;
+    return std::make_unique<RocksCursor>(db_->NewIterator(ro, Handle(cf)));
+  }
+
+  void Commit(const IndexBatch& batch) override;
+
+ private:
+  rocksdb::ColumnFamilyHandle* Handle(Cf cf) const { return handles_[static_cast<int>(cf)]; }
+  void Check(const rocksdb::Status& s, const std::string& what) const {
+    if (!s.ok()) throw core::InputError(dir_ + ": index " + what + " failed: " + s.ToString());
+  }
+
+  std::string dir_;
+  OpenMode mode_;
+  rocksdb::DB* db_ = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+};
+
+bool IsLockError(const rocksdb::Status& s) {
+  return s.IsIOError() &&
+         (s.ToString().find("lock") != std::string::npos ||
+          s.ToString().find("Resource temporarily unavailable") != std::string::npos);
+}
+
+void RocksIndexStore::OpenExisting() {
+  if (!fs::exists(dir_ + "/CURRENT")) {
+    throw core::InputError(dir_ + " is not a testmap index (no RocksDB CURRENT file in it)");
+  }
+  rocksdb::Options options = BaseOptions(mode_);
+  std::vector<std::string> names;
+  auto s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
+  if (!s.ok()) throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const auto& n : names) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions(options));
+  std::vector<rocksdb::ColumnFamilyHandle*> opened;
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(mode_ == OpenMode::kWrite ? 60 : 5);
+  bool told = false;
+  while (true) {
+    s = mode_ == OpenMode::kRead
+            ? rocksdb::DB::OpenForReadOnly(options, dir_, descriptors, &opened, &db_)
+            : rocksdb::DB::Open(options, dir_, descriptors, &opened, &db_);
+    if (s.ok() || std::chrono::steady_clock::now() > deadline) break;
+    if (mode_ == OpenMode::kWrite && !IsLockError(s)) break;
+    // A writer holds the lock (kWrite), or a concurrent commit replaced the
+    // MANIFEST between listing and reading it (kRead): try again shortly.
+    if (mode_ == OpenMode::kWrite && !told && isatty(2)) {
+      fprintf(stderr, "testmap: waiting for another ingest into %s to finish...\n", dir_.c_str());
+      told = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(mode_ == OpenMode::kWrite ? 100 : 5));
+  }
+  if (!s.ok()) {
+    if (IsLockError(s))
+      throw core::InputError(dir_ + ": another testmap ingest is writing this index (" +
+                             s.ToString() + ")");
+    throw core::InputError(dir_ + ": cannot open the index: " + s.ToString());
+  }
+  handles_.assign(kCfCount, nullptr);
+  for (size_t i = 0; i < names.size(); ++i) {
+    bool known = false;
+    for (int c = 0; c < kCfCount; ++c) {
+      if (names[i] == CfName(static_cast<Cf>(c))) {
+        handles_[c] = opened[i];
+        known = true;
+      }
+    }
+    if (!known) db_->DestroyColumnFamilyHandle(opened[i]);
+  }
+  // The schema first: a newer index may have other column families, and
+  // its message must say "newer", not "damaged".
+  auto version = Get(Cf::kDefault, kSchemaVersionKey);
+  if (!version)
+    throw core::InputError(
+        dir_ + " is a RocksDB database but not a testmap index (no schema version key)");
+  int v = std::atoi(version->c_str());
+  if (v > kSchemaVersion) {
+    throw core::InputError(dir_ + ": index schema version " + *version +
+                           " is newer than this testmap (schema " + std::to_string(kSchemaVersion) +
+                           "): upgrade testmap or rebuild the index");
+  }
+  if (v < 1) throw core::InputError(dir_ + ": invalid index schema version '" + *version + "'");
+  if (v < kSchemaVersion) {
+    throw core::InputError(dir_ + ": index schema version " + *version +
+                           " is older than this testmap's (" + std::to_string(kSchemaVersion) +
+                           "): rebuild it with `testmap ingest`");
+  }
+  for (int c = 0; c < kCfCount; ++c) {
+    if (!handles_[c]) {
+      throw core::InputError(dir_ + ": damaged index: column family `" +
+                             CfName(static_cast<Cf>(c)) + "` is missing");
+    }
+  }
+  if (mode_ == OpenMode::kWrite) {
+    // Leftovers of an ingest that was killed before its commit; we hold the
+    // lock, so no live writer owns them.
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      if (entry.path().filename().string().starts_with(".ingest-")) fs::remove_all(entry.path());
+    }
+  }
+}
+
+// Whether `dir` (which has no CURRENT file) may become an index: it holds
+// nothing, or only what testmap itself puts there (`testmap trace` writes
+// .testmap/traces/ by default), or what an interrupted creation left.
+bool IsCreatable(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    bool own = name == "traces" || name == "IDENTITY" || name == "LOCK" ||
+               name.starts_with("LOG") || name.starts_with("MANIFEST-") ||
+               name.starts_with("OPTIONS-") || name.ends_with(".log") || name.ends_with(".sst") ||
+               name.ends_with(".dbtmp");
+    if (!own) return false;
+  }
+  return true;
+}
+
+// Creates an empty index beside `dir` and moves it in, CURRENT last: RocksDB
+// (and IndexStore::Open) take a directory for a database only once CURRENT
+// exists, so a crash while creating never leaves something that looks like
+// a broken index.
+void CreateIndex(const std::string& dir) {
+  fs::path target = fs::absolute(dir);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path());
+  std::string tmp = target.string() + ".creating-" + std::to_string(getpid());
+  // Leftovers of creations killed midway (their process is gone).
+  std::error_code ec;
+  std::string stem = target.filename().string() + ".creating-";
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with(stem)) continue;
+    pid_t pid = std::atoi(name.c_str() + stem.size());
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+  }
+  fs::remove_all(tmp);
+  rocksdb::Options options = BaseOptions(OpenMode::kWrite);
+  options.create_if_missing = true;
+  options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (int c = 0; c < kCfCount; ++c) {
+    descriptors.emplace_back(CfName(static_cast<Cf>(c)), rocksdb::ColumnFamilyOptions(options));
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  auto s = rocksdb::DB::Open(options, tmp, descriptors, &handles, &db);
+  if (!s.ok()) throw core::InputError(tmp + ": cannot create the index: " + s.ToString());
+  rocksdb::WriteBatch batch;
+  batch.Put(handles[0], kSchemaVersionKey, std::to_string(kSchemaVersion));
+  batch.Put(handles[0], kCreatedByKey, "testmap");
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  s = db->Write(wo, &batch);
+  for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
+  if (s.ok()) s = db->Close();
+  delete db;
+  if (!s.ok()) throw core::InputError(tmp + ": cannot create the index: " + s.ToString());
+  fs::create_directories(target, ec);
+  for (const auto& entry : fs::directory_iterator(tmp)) {
+    if (entry.path().filename() != "CURRENT")
+      fs::rename(entry.path(), target / entry.path().filename(), ec);
+    if (ec) break;
+  }
+  if (!ec) fs::rename(fs::path(tmp) / "CURRENT", target / "CURRENT", ec);
+  fs::remove_all(tmp);
+  if (ec) throw core::InputError(dir + ": cannot create the index: " + ec.message());
+}
+
+// Writes one column family's puts as an SST file at `path`. SST files need
+// strictly increasing keys: unless the batch says its puts are already in
+// order (and they are), they are sorted on (key, insertion order) and only
+// the last put of a key is written (a later record of the same test wins).
+rocksdb::Status WriteSortedSst(const IndexBatch& batch, int cf_index, const std::string& path,
+                               const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf) {
+  const auto& entries = batch.entries(cf_index);
+  std::vector<std::pair<std::string_view, uint32_t>> order;
+  bool in_order = batch.presorted(cf_index);
+  for (size_t i = 1; in_order && i < entries.size(); ++i)
+    in_order = entries[i - 1].key < entries[i].key;
+  if (!in_order) {
+    order.reserve(entries.size());
+    for (uint32_t i = 0; i < entries.size(); ++i) order.emplace_back(entries[i].key, i);
+    std::sort(order.begin(), order.end());
+  }
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, cf);
+  auto s = writer.Open(path);
+  if (const auto& producer = batch.producer(cf_index)) {
+    std::string last;
+    bool first = true;
+    producer([&](std::string_view key, std::string_view value) {
+      if (!s.ok()) return;
+      if (!first && !(last < key)) {
+        s = rocksdb::Status::InvalidArgument("producer keys out of order");
+        return;
+      }
+      first = false;
+      last.assign(key);
+      s = writer.Put(rocksdb::Slice(key.data(), key.size()),
+                     rocksdb::Slice(value.data(), value.size()));
+    });
+    if (s.ok()) s = writer.Finish();
+    return s;
+  }
+  for (size_t i = 0; s.ok() && i < entries.size(); ++i) {
+    if (in_order) {
+      s = writer.Put(entries[i].key, entries[i].value);
+      continue;
+    }
+    if (i + 1 < order.size() && order[i + 1].first == order[i].first) continue;
+    const auto& e = entries[order[i].second];
+    s = writer.Put(e.key, e.value);
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+void RocksIndexStore::Commit(const IndexBatch& batch) {
+  if (mode_ != OpenMode::kWrite) throw core::InputError(dir_ + ": index opened read-only");
+  std::string tmp = dir_ + "/.ingest-" + std::to_string(getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  rocksdb::Options options = BaseOptions(mode_);
+  std::vector<rocksdb::IngestExternalFileArg> args;
+  std::vector<rocksdb::Status> status(kCfCount);
+  // One thread per column family: the two edge directions are the bulk and
+  // sort independently.
+  std::vector<std::thread> writers;
+  for (int c = 0; c < kCfCount; ++c) {
+    if (batch.entries(c).empty() && !batch.producer(c)) continue;
+    std::string path = tmp + "/" + CfName(static_cast<Cf>(c)) + ".sst";
+    writers.emplace_back(
+        [&, c, path] { status[c] = WriteSortedSst(batch, c, path, options, handles_[c]); });
+    rocksdb::IngestExternalFileArg arg;
+    arg.column_family = handles_[c];
+    arg.external_files = {path};
+    arg.options.move_files = true;
+    arg.options.allow_blocking_flush = true;
+    args.push_back(std::move(arg));
+  }
+  for (auto& t : writers) t.join();
+  for (const auto& s : status) Check(s, "write");
+  // The commit point: one MANIFEST write covering every column family.
+  if (!args.empty()) Check(db_->IngestExternalFiles(args), "ingest");
+  fs::remove_all(tmp);
+}
+
+}  // namespace
+
+std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode) {
+  std::error_code ec;
+  bool exists = fs::exists(dir, ec);
+  if (exists && !fs::is_directory(dir))
+    throw core::InputError(dir + " is not a testmap index (not a directory)");
+  if (mode == OpenMode::kRead && !exists) {
+    throw core::InputError("no testmap index at " + dir +
+                           " (create one with `testmap ingest`, or pass --index DIR)");
+  }
+  if (mode == OpenMode::kWrite &&
+      (!exists || (!fs::exists(dir + "/CURRENT") && IsCreatable(dir)))) {
+    CreateIndex(dir);
+  }
+  auto store = std::make_unique<RocksIndexStore>(dir, mode);
+  store->OpenExisting();
+  return store;
+}
+
+}  // namespace testmap::indexer

@@ -1,0 +1,65 @@
+// The RocksDB store behind a testmap index (layout: index_layout.h).
+//
+// Readers open read-only: they take no lock, so any number of `testmap
+// query` processes run while an ingest writes, and each sees the index as
+// of its open (ingestion commits atomically, so that is the old or the new
+// state, never a mix). One writer at a time: a second ingest waits for the
+// first.
+//
+// RocksDB's headers stay in index_store.cc; this header is cheap to include.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "indexer/index_batch.h"
+#include "indexer/index_layout.h"
+
+namespace testmap::indexer {
+
+enum class OpenMode {
+  kRead,   // the index must exist
+  kWrite,  // created when missing; waits (up to a minute) for another writer
+};
+
+// Forward iteration over one column family; Seek positions at the first
+// key >= target.
+class IndexCursor {
+ public:
+  virtual ~IndexCursor() = default;
+  virtual void Seek(std::string_view target) = 0;
+  virtual bool Valid() const = 0;
+  virtual void Next() = 0;
+  virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
+};
+
+class IndexStore {
+ public:
+  // Opens the index in `dir`. Throws core::InputError when `dir` is missing (kRead),
+  // is not a testmap index, or was written by a newer schema.
+  static std::unique_ptr<IndexStore> Open(const std::string& dir, OpenMode mode);
+  virtual ~IndexStore() = default;
+
+  virtual const std::string& dir() const = 0;
+
+  virtual std::optional<std::string> Get(Cf cf, std::string_view key) const = 0;
+
+  // Calls `fn(key, value)` for every key that starts with `prefix`, in key
+  // order, until it returns false.
+  virtual void Scan(Cf cf, std::string_view prefix,
+                    const std::function<bool(std::string_view, std::string_view)>& fn) const = 0;
+
+  virtual std::unique_ptr<IndexCursor> NewCursor(Cf cf) const = 0;
+
+  // Writes `batch` atomically: one SST file per column family, all ingested
+  // in a single IngestExternalFiles call (one MANIFEST record), so a crash
+  // at any point leaves the index with all of it or none of it. Keys that
+  // already hold the same value change nothing. kWrite only.
+  virtual void Commit(const IndexBatch& batch) = 0;
+};
+
+}  // namespace testmap::indexer

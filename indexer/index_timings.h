@@ -1,0 +1,16 @@
+// The index's outcomes as timing records, for `testmap plan --index`: one
+// record per test and run, exactly as the trace shard reader
+// (timings/trace_timings_reader.h) would read the shards they came
+// from, so a plan from the index equals a plan from the shards.
+#pragma once
+
+#include <vector>
+
+#include "indexer/index_store.h"
+#include "timings/timing_record.h"
+
+namespace testmap::indexer {
+
+std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store);
+
+}  // namespace testmap::indexer

@@ -1,0 +1,298 @@
+#include "indexer/ingest.h"
+
+// Header-only xxHash, as trace_input.cc uses it.
+#define XXH_INLINE_ALL
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/content_hash.h"
+#include "core/errors.h"
+#include "core/read_file.h"
+#include "core/trace_reader.h"
+#include "timings/timing_file_reader.h"
+
+namespace testmap::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One input file, read and parsed.
+struct ParsedFile {
+  std::optional<TraceInput> trace;
+  std::optional<std::vector<ScannedTest>> scan;
+  std::optional<TimingInput> timing;
+  std::vector<std::string> warnings;  // of the scan reader
+  std::exception_ptr error;
+};
+
+ParsedFile ReadOne(const std::string& path) {
+  ParsedFile out;
+  try {
+    std::string text;
+    try {
+      text = core::ReadInputFile(path);
+    } catch (const std::exception& e) {
+      throw core::InputError(path, 0, std::string("cannot read: ") + e.what());
+    }
+    if (core::LooksLikeTrace(text)) {
+      out.trace = ParseTrace(text, path);
+    } else if (LooksLikeScan(text)) {
+      out.scan = ParseScan(text, path, &out.warnings);
+    } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      throw core::InputError(path, 0, "empty file: neither a trace shard, scan output nor timings");
+    } else {
+      // Timing files: the readers name the file and line of bad content.
+      try {
+        timings::DetectTimingFormat(text, path);
+        out.timing = TimingInput{core::ShortHexDigest(text), timings::ReadTimingFile(path)};
+      } catch (const core::InputError& e) {
+        if (std::string(e.what()).find("not a timing file") != std::string::npos)
+          throw core::InputError(
+              path, e.line(),
+              "neither a testmap trace shard (first line a `run` record), `testmap "
+              "scan --format jsonl` output, nor a timing file (JUnit XML, "
+              ".test_durations, test-times.json)");
+        throw core::InputError(e.what());  // already "FILE:LINE: message"
+      }
+    }
+  } catch (...) {
+    out.error = std::current_exception();
+  }
+  return out;
+}
+
+std::string TimingRecordJson(const timings::TimingRecord& r) {
+  return nlohmann::json{{"id", r.id},           {"file", r.file},
+                        {"class", r.cls},       {"level", timings::TimingLevelName(r.level)},
+                        {"seconds", r.seconds}, {"outcome", timings::OutcomeName(r.outcome)},
+                        {"rerun", r.rerun},     {"job", r.job},
+                        {"config", r.config},   {"feature", r.feature},
+                        {"source", r.source},   {"line", r.line}}
+      .dump();
+}
+
+// A test only traced, never scanned: what its node id alone says.
+std::string MinimalTestRecord(const std::string& nodeid) {
+  nlohmann::json rec = {{"nodeid", nodeid}, {"origin", "trace"}};
+  size_t sep = nodeid.find("::");
+  rec["file"] = nodeid.substr(0, sep);
+  if (sep != std::string::npos) {
+    std::string rest = nodeid.substr(sep + 2);
+    size_t last = rest.rfind("::");
+    rec["class"] = last == std::string::npos ? "" : rest.substr(0, last);
+    rec["method"] = last == std::string::npos ? rest : rest.substr(last + 2);
+  }
+  return rec.dump();
+}
+
+}  // namespace
+
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
+  IngestInputs inputs;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> shards;
+      for (const auto& entry : fs::directory_iterator(path)) {
+        std::string name = entry.path().filename().string();
+        if (name.starts_with("trace-") && name.ends_with(".jsonl"))
+          shards.push_back(entry.path().string());
+      }
+      if (shards.empty()) throw core::InputError(path, 0, "directory without trace-*.jsonl shards");
+      std::sort(shards.begin(), shards.end());
+      inputs.files.insert(inputs.files.end(), shards.begin(), shards.end());
+    } else if (!fs::exists(path, ec)) {
+      throw core::InputError(path, 0, "no such file or directory");
+    } else {
+      inputs.files.push_back(path);
+    }
+  }
+  // Files parse independently: one worker per core, results kept in input
+  // order, and the first bad file (in input order) is the error reported.
+  std::vector<ParsedFile> parsed(inputs.files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < parsed.size();) parsed[i] = ReadOne(inputs.files[i]);
+  };
+  size_t workers =
+      std::min<size_t>(parsed.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  for (auto& p : parsed) {
+    if (p.error) std::rethrow_exception(p.error);
+    if (p.trace) {
+      inputs.warnings.insert(inputs.warnings.end(), p.trace->warnings.begin(),
+                             p.trace->warnings.end());
+      inputs.traces.push_back(std::move(*p.trace));
+    }
+    inputs.warnings.insert(inputs.warnings.end(), p.warnings.begin(), p.warnings.end());
+    if (p.scan) inputs.scans.push_back(std::move(*p.scan));
+    if (p.timing) inputs.timings.push_back(std::move(*p.timing));
+  }
+  return inputs;
+}
+
+namespace {
+
+struct ViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// Distinct strings and their ranks in byte order. Edge keys are ordered by
+// their fields (PACKET\0OVERLOAD, NODEID, RUN), and comparing field ranks
+// is much cheaper than comparing keys whose first 60 bytes agree: this is
+// what keeps the sort of millions of edges from dominating ingestion.
+class Ranks {
+ public:
+  uint32_t Id(std::string_view s) {
+    auto it = ids_.find(s);
+    if (it != ids_.end()) return it->second;
+    it = ids_.emplace(std::string(s), static_cast<uint32_t>(names_.size())).first;
+    names_.push_back(&it->first);
+    return it->second;
+  }
+  const std::string& Name(uint32_t id) const { return *names_[id]; }
+  // rank[id]: the position of Name(id) in byte order.
+  std::vector<uint32_t> Compute() const {
+    std::vector<uint32_t> order(names_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return *names_[a] < *names_[b]; });
+    std::vector<uint32_t> rank(order.size());
+    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+    return rank;
+  }
+
+ private:
+  std::unordered_map<std::string, uint32_t, ViewHash, std::equal_to<>> ids_;
+  std::vector<const std::string*> names_;
+};
+
+struct EdgeRow {
+  uint32_t op, test, run;  // ids in their Ranks
+  uint32_t seq;            // input order: the last of duplicates wins
+  std::string_view value;  // encoded, in the batch's arena
+};
+
+// Produces both edge directions in key order, duplicates (same op, test
+// and run) resolved to the last one seen. Each direction sorts its own copy
+// of the rows by field ranks, on the commit's thread for that column family.
+struct EdgeEmitter {
+  std::vector<EdgeRow> rows;
+  Ranks ops, tests, runs;
+  std::vector<uint32_t> op_rank, test_rank, run_rank;
+
+  void Produce(bool by_op, const IndexBatch::Sink& sink) const {
+    auto key_of = [&](const EdgeRow& r) {
+      return by_op ? std::make_tuple(op_rank[r.op], test_rank[r.test], run_rank[r.run])
+                   : std::make_tuple(test_rank[r.test], op_rank[r.op], run_rank[r.run]);
+    };
+    std::vector<EdgeRow> sorted = rows;
+    std::sort(sorted.begin(), sorted.end(), [&](const EdgeRow& a, const EdgeRow& b) {
+      return std::make_pair(key_of(a), a.seq) < std::make_pair(key_of(b), b.seq);
+    });
+    std::string key;
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      if (i + 1 < sorted.size() && key_of(sorted[i + 1]) == key_of(sorted[i])) continue;
+      const EdgeRow& r = sorted[i];
+      const std::string& first = by_op ? ops.Name(r.op) : tests.Name(r.test);
+      const std::string& second = by_op ? tests.Name(r.test) : ops.Name(r.op);
+      key.assign(first);  // ops are stored as PACKET\0OVERLOAD
+      key.push_back('\0');
+      key += second;
+      key.push_back('\0');
+      key += runs.Name(r.run);
+      sink(key, r.value);
+    }
+  }
+};
+
+}  // namespace
+
+IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
+  IngestSummary summary;
+  summary.files = inputs.files.size();
+  IndexBatch batch;
+  EdgeEmitter edges;
+  std::string op_key;
+  auto add_edge = [&](std::string_view packet, std::string_view overload, std::string_view nodeid,
+                      std::string_view run, const std::string& value) {
+    op_key.assign(packet);
+    op_key.push_back('\0');
+    op_key.append(overload);
+    edges.rows.push_back({edges.ops.Id(op_key), edges.tests.Id(nodeid), edges.runs.Id(run),
+                          static_cast<uint32_t>(edges.rows.size()), batch.Store(value)});
+    ++summary.edges;
+  };
+  std::unordered_set<std::string> scanned;
+  for (const auto& scan : inputs.scans) {
+    for (const auto& t : scan) {
+      scanned.insert(t.nodeid);
+      ++summary.scanned_tests;
+      batch.Put(Cf::kTests, t.nodeid, t.record_json);
+      if (!t.generic_id.empty()) batch.Put(Cf::kGeneric, JoinKey({t.generic_id, t.nodeid}), "");
+      if (!t.static_packet.empty()) {
+        add_edge(t.static_packet, kStaticOverload, t.nodeid, kStaticRunId,
+                 EncodeEdge({t.static_tuple}));
+        ++summary.observations;
+      }
+    }
+  }
+  std::unordered_set<std::string> minimal_done;
+  for (const auto& trace : inputs.traces) {
+    for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);
+    summary.runs += trace.runs.size();
+    for (const auto& t : trace.tests) {
+      ++summary.traced_tests;
+      batch.Put(Cf::kOutcomes, JoinKey({t.nodeid, t.run_id}), t.outcome_json);
+      if (!scanned.count(t.nodeid) && !minimal_done.count(t.nodeid)) {
+        minimal_done.insert(t.nodeid);
+        if (!store.Get(Cf::kTests, t.nodeid))
+          batch.Put(Cf::kTests, t.nodeid, MinimalTestRecord(t.nodeid));
+      }
+      for (const auto& e : t.edges) {
+        summary.observations += e.observations;
+        add_edge(e.packet, e.overload, t.nodeid, t.run_id, e.value);
+      }
+    }
+  }
+  edges.op_rank = edges.ops.Compute();
+  edges.test_rank = edges.tests.Compute();
+  edges.run_rank = edges.runs.Compute();
+  if (!edges.rows.empty()) {
+    batch.SetProducer(Cf::kOpTests,
+                      [&](const IndexBatch::Sink& sink) { edges.Produce(true, sink); });
+    batch.SetProducer(Cf::kTestOps,
+                      [&](const IndexBatch::Sink& sink) { edges.Produce(false, sink); });
+  }
+  // Duplicates collapse in the producers; this counts them as rows.
+  batch.AddProducedCount(2 * edges.rows.size());
+  // Timing files: each record under its file's content hash and position.
+  for (const TimingInput& timing : inputs.timings) {
+    for (size_t i = 0; i < timing.records.size(); ++i) {
+      const timings::TimingRecord& r = timing.records[i];
+      char seq[16];
+      std::snprintf(seq, sizeof seq, "%08zu", i);
+      batch.Put(Cf::kTimings, JoinKey({r.id, r.job, r.config, timing.source_hash, seq}),
+                TimingRecordJson(r));
+      ++summary.timings;
+    }
+  }
+  summary.keys = batch.size();
+  store.Commit(batch);
+  return summary;
+}
+
+}  // namespace testmap::indexer

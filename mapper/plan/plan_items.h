@@ -1,0 +1,19 @@
+// From tests to placement items: grouping by granularity and keep-together,
+// feature groups, cutting items too long for one split, file overhead.
+#pragma once
+
+#include <vector>
+
+#include "mapper/plan/plan.h"
+
+namespace testmap::plan {
+
+// Builds plan.items from plan.tests and plan.options. Items come out sorted
+// by (group, first label): a canonical order that makes planning
+// independent of input order.
+void BuildPlanItems(Plan& plan);
+
+// The feature group of `test` under `options` ("" when not grouping).
+std::string FeatureOf(const PlanTest& test, const PlanOptions& options);
+
+}  // namespace testmap::plan

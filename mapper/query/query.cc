@@ -1,0 +1,130 @@
+#include "mapper/query/query.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "core/closest_names.h"
+#include "core/device_names.h"
+#include "core/dtype_names.h"
+#include "core/errors.h"
+
+namespace testmap::query {
+namespace {
+
+struct Filter {
+  std::vector<std::string> dtypes;
+  std::string device, path;
+  bool Passes(const indexer::EdgeTuple& t) const {
+    if (!path.empty() && t.evidence != path) return false;
+    if (!device.empty() && t.device != device) return false;
+    if (dtypes.empty()) return true;
+    for (const auto& d : t.dtypes) {
+      if (std::find(dtypes.begin(), dtypes.end(), d) != dtypes.end()) return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+std::string CanonicalDtypeOrThrow(const std::string& text) {
+  if (auto d = core::NormalizeDtype(text)) return *d;
+  throw core::UnknownNameError("dtype", text, core::ClosestNames(text, core::AllDtypes()));
+}
+
+QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options) {
+  QueryResult result;
+  result.options = options;
+  if (options.ops.empty()) throw core::UsageError("give at least one --op");
+  if (!options.path.empty() && options.path != "eager" && options.path != "compile" &&
+      options.path != "static") {
+    throw core::UnknownNameError("path", options.path, {"eager", "compile", "static"});
+  }
+  if (options.group != "test" && options.group != "generic") {
+    throw core::UsageError("--group must be test or generic, not `" + options.group + "`");
+  }
+  Filter filter{{}, options.device, options.path};
+  for (const auto& d : options.dtypes) filter.dtypes.push_back(CanonicalDtypeOrThrow(d));
+
+  // nodeid -> index into result.tests; how many of the ops each test ran.
+  std::unordered_map<std::string, size_t> at;
+  std::vector<size_t> hits;
+  std::optional<std::vector<std::string>> known;  // loaded only when needed
+  std::set<std::string> devices_seen;             // for telling a typo from no match
+  for (size_t i = 0; i < options.ops.size(); ++i) {
+    ResolvedOp op = ParseQueryOp(options.ops[i]);
+    bool any_edge = false;
+    std::unordered_map<std::string, bool> counted;  // this op, per test
+    index.ForEachEdgeOfOp(op.packet, op.overload, [&](const indexer::Edge& e) {
+      any_edge = true;
+      OpUse* use = nullptr;
+      for (const auto& t : e.tuples) {
+        if (!t.device.empty()) devices_seen.insert(t.device);
+        if (!filter.Passes(t)) continue;
+        if (!use) {
+          auto [it, fresh] = at.emplace(e.nodeid, result.tests.size());
+          if (fresh) {
+            result.tests.push_back(TestMatch{});
+            result.tests.back().nodeid = e.nodeid;
+            hits.push_back(0);
+          }
+          if (!counted[e.nodeid]) {
+            counted[e.nodeid] = true;
+            ++hits[it->second];
+          }
+          use = &result.tests[it->second].ops[e.Op()];
+          use->runs.insert(e.run);
+        }
+        use->dtypes.insert(t.dtypes);
+        if (!t.device.empty()) use->devices.insert(t.device);
+        use->evidence.insert(t.evidence);
+        use->calls += t.count;
+      }
+    });
+    if (!any_edge) {
+      // Only now is the full operator list worth reading: to tell "unknown"
+      // from "known under another overload" and to suggest names.
+      if (!known) known = index.KnownOps();
+      if (!IsKnownOp(op, *known)) {
+        throw core::UnknownNameError("operator", options.ops[i], ClosestOps(options.ops[i], *known),
+                                     "no test in the index runs operator `" + op.canonical + "`");
+      }
+    }
+    result.resolved.push_back(op);
+  }
+  // A device nobody ran on and torch does not name is a typo (`cdua`), not
+  // an empty answer.
+  if (!options.device.empty() && !devices_seen.count(options.device) &&
+      !core::IsKnownDeviceType(options.device)) {
+    std::vector<std::string> known_devices = core::KnownDeviceTypes();
+    known_devices.insert(known_devices.end(), devices_seen.begin(), devices_seen.end());
+    throw core::UnknownNameError("device", options.device,
+                                 core::ClosestNames(options.device, known_devices));
+  }
+  // All of the ops, unless --any: drop tests that missed one.
+  if (!options.any && options.ops.size() > 1) {
+    std::vector<TestMatch> kept;
+    for (size_t t = 0; t < result.tests.size(); ++t) {
+      if (hits[t] == options.ops.size()) kept.push_back(std::move(result.tests[t]));
+    }
+    result.tests = std::move(kept);
+  }
+  std::sort(result.tests.begin(), result.tests.end(),
+            [](const TestMatch& a, const TestMatch& b) { return a.nodeid < b.nodeid; });
+  if (options.details || options.group == "generic") FillTestDetails(index, result.tests);
+  if (options.group == "generic") {
+    std::map<std::string, GenericMatch> groups;
+    for (const auto& m : result.tests) {
+      const std::string& key = m.generic_id.empty() ? m.nodeid : m.generic_id;
+      auto& g = groups[key];
+      g.generic_id = key;
+      g.tests.push_back(&m);
+    }
+    for (auto& [k, g] : groups) result.groups.push_back(std::move(g));
+  }
+  return result;
+}
+
+}  // namespace testmap::query

@@ -1,0 +1,87 @@
+// `testmap query`: which tests run an operator (or several), with which
+// dtypes, on which device and path, how long they take and where they are
+// defined. Reads the index through indexer/index_reader.h.
+//
+// Filters apply to each observation (evidence, device, dtype combination):
+// a test matches an operator when one observation passes every filter, so
+// `--dtype bfloat16 --path compile` means "ran it with bfloat16 in a
+// compiled graph", not "ran it with bfloat16, and ran it compiled".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "indexer/index_reader.h"
+#include "mapper/query/op_resolution.h"
+
+namespace testmap::query {
+
+struct QueryOptions {
+  std::vector<std::string> ops;     // as the user spells them
+  bool any = false;                 // tests running any (default: all) of them
+  std::vector<std::string> dtypes;  // any of these dtypes; canonical or any spelling
+  std::string device;               // "" = any
+  std::string path;                 // "" = any; eager | compile | static
+  std::string group = "test";       // test | generic
+  // Fill source location, timings and outcomes (not needed for nodeids).
+  bool details = true;
+};
+
+// What one test did with one matched operator (over all its runs).
+struct OpUse {
+  std::set<std::vector<std::string>> dtypes;
+  std::set<std::string> devices;
+  std::set<std::string> evidence;
+  uint64_t calls = 0;
+  std::set<std::string> runs;
+};
+
+struct TestMatch {
+  std::string nodeid;
+  std::string generic_id;  // "" when the test was only traced, never scanned
+  std::string file;
+  int line_start = 0, line_end = 0;
+  std::map<std::string, OpUse> ops;  // canonical overload -> use
+  // The latest run's outcome and duration (by start time); empty/nullopt
+  // when never run.
+  std::string outcome;
+  std::optional<double> duration;
+  size_t runs = 0;
+};
+
+struct GenericMatch {
+  std::string generic_id;
+  std::vector<const TestMatch*> tests;
+};
+
+struct QueryResult {
+  QueryOptions options;
+  std::vector<ResolvedOp> resolved;
+  std::vector<TestMatch> tests;      // sorted by node id
+  std::vector<GenericMatch> groups;  // filled for group == "generic"
+};
+
+// Throws core::UnknownNameError (with suggestions) for an unknown
+// operator, dtype, device or path, core::UsageError for contradicting
+// options.
+QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options);
+
+// Fills what `details` adds (source location, latest outcome and duration,
+// runs) into `tests`, sorted by node id. RunQuery calls it for every test;
+// a caller showing one page of a long answer asks RunQuery without details
+// and calls it for the page only.
+void FillTestDetails(const indexer::IndexReader& index, std::vector<TestMatch>& tests);
+
+// Formats: table (default), json, jsonl, nodeids, yaml.
+void RenderQuery(const QueryResult& result, const std::string& format, std::ostream& out);
+
+// Canonical dtype of a user spelling, or core::UnknownNameError with the
+// closest names. Shared with `ops` and `show`.
+std::string CanonicalDtypeOrThrow(const std::string& text);
+
+}  // namespace testmap::query

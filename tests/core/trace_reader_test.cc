@@ -1,0 +1,169 @@
+// The one trace reader's rules (docs/trace-format.md), each on a shard
+// written for the case; real shards from real pytest runs are read through
+// it by every tracer, index and timings test.
+#include "core/trace_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/trace_format.h"
+
+namespace testmap::core {
+namespace {
+
+const std::string kRun =
+    R"({"type":"run","format":"testmap-trace","version":1,"worker":"main","metadata":{}})";
+
+struct Collected : TraceVisitor {
+  std::vector<TraceRun> runs;
+  struct Test {
+    std::string nodeid, outcome, crash_reason, outcome_json;
+    bool unfinished;
+    std::optional<double> duration;
+    std::vector<std::string> ops;
+  };
+  std::vector<Test> tests;
+  std::vector<std::string> warnings;
+  void Run(const TraceRun& r) override { runs.push_back(r); }
+  void Test(const TraceTest& t) override {
+    std::vector<std::string> ops;
+    for (const auto& op : t.ops) {
+      std::string dtypes;
+      for (auto d : op.dtypes) dtypes += "," + std::string(d);
+      ops.push_back(std::string(op.packet) + "|" + std::string(op.overload) + "|" +
+                    std::string(op.evidence) + "|" + std::string(op.device) + "|" + dtypes + "|" +
+                    std::to_string(op.count));
+    }
+    tests.push_back({std::string(t.nodeid), std::string(t.outcome), t.crash_reason, t.outcome_json,
+                     t.unfinished, t.duration, ops});
+  }
+  void Warning(const std::string& m) override { warnings.push_back(m); }
+};
+
+Collected Read(const std::string& text, const TraceReadOptions& options = {}) {
+  Collected c;
+  ReadTrace(text, "s.jsonl", c, options);
+  return c;
+}
+
+std::string ErrorOf(const std::string& text) {
+  try {
+    Read(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(TraceReader, NormalizesOperatorAndDtypeSpellings) {
+  auto c = Read(
+      kRun + "\n" +
+      R"({"type":"test","nodeid":"t.py::a","outcome":"passed","duration":0.5,"start":1,)"
+      R"("worker":"main","phases":{},"ops":[{"op":"aten.add.Tensor","dtypes":["Float","bf16"],)"
+      R"("device":"cpu","count":3,"evidence":"eager"},{"op":"aten::_local_scalar_dense",)"
+      R"("dtypes":[],"device":null,"evidence":"compile"}]})" +
+      "\n");
+  ASSERT_EQ(c.runs.size(), 1u);
+  EXPECT_EQ(c.runs[0].version, 1);
+  ASSERT_EQ(c.tests.size(), 1u);
+  EXPECT_EQ(c.tests[0].ops,
+            (std::vector<std::string>{"aten::add|Tensor|eager|cpu|,float32,bfloat16|3",
+                                      "aten::_local_scalar_dense||compile|||1"}));
+  EXPECT_EQ(c.tests[0].duration, 0.5);
+  EXPECT_EQ(c.tests[0].outcome_json,
+            R"({"outcome":"passed","duration":0.5,"start":1,"worker":"main","phases":{}})");
+}
+
+TEST(TraceReader, UnfinishedTestsAreCrashes) {
+  auto c = Read(kRun + "\n" + R"({"type":"begin","nodeid":"t.py::a","worker":"gw0","time":5})" +
+                    "\n" + kRun + "\n" + R"({"type":"begin","nodeid":"t.py::b"})" + "\n",
+                {"killed by signal 9"});
+  ASSERT_EQ(c.tests.size(), 2u);
+  // Ended by the next process of the same shard (a restarted xdist worker).
+  EXPECT_TRUE(c.tests[0].unfinished);
+  EXPECT_EQ(c.tests[0].outcome, "crashed");
+  EXPECT_EQ(c.tests[0].crash_reason, kUnfinishedCrashReason);
+  EXPECT_EQ(c.tests[0].duration, std::nullopt);
+  EXPECT_NE(c.tests[0].outcome_json.find(R"("start":5,"worker":"gw0")"), std::string::npos);
+  // Still running when the shard ends: the caller's reason.
+  EXPECT_EQ(c.tests[1].crash_reason, "killed by signal 9");
+}
+
+TEST(TraceReader, EveryVersionFromOneUpToTheCurrentIsRead) {
+  for (int v = 1; v <= kTraceFormatVersion; ++v) {
+    std::string run = kRun;
+    run.replace(run.find("\"version\":1"), 11, "\"version\":" + std::to_string(v));
+    EXPECT_EQ(Read(run + "\n").runs.at(0).version, v);
+  }
+  std::string newer = kRun;
+  newer.replace(newer.find("\"version\":1"), 11,
+                "\"version\":" + std::to_string(kTraceFormatVersion + 1));
+  EXPECT_NE(ErrorOf(newer + "\n")
+                .find("s.jsonl:1: trace format version " + std::to_string(kTraceFormatVersion + 1) +
+                      " is newer than this testmap reads"),
+            std::string::npos);
+  std::string zero = kRun;
+  zero.replace(zero.find("\"version\":1"), 11, "\"version\":0");
+  EXPECT_NE(ErrorOf(zero + "\n").find("s.jsonl:1: trace format version 0 is not one"),
+            std::string::npos);
+}
+
+TEST(TraceReader, ALastLineCutShortIsDroppedWithAWarning) {
+  auto c = Read(kRun + "\n" + R"({"type":"begin","nodeid":"t.py::a"})" + "\n" +
+                R"({"type":"test","nodeid":"t.py::a","outc)");
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("s.jsonl:3: last line cut short"), std::string::npos);
+  ASSERT_EQ(c.tests.size(), 1u);
+  EXPECT_TRUE(c.tests[0].unfinished);
+  // A complete last record without its newline is a record, not a cut.
+  auto whole = Read(kRun + "\n" + R"({"type":"begin","nodeid":"t.py::a"})");
+  EXPECT_TRUE(whole.warnings.empty());
+}
+
+TEST(TraceReader, BadRecordsNameFileAndLine) {
+  EXPECT_NE(ErrorOf(kRun + "\nnot json\n{}\n").find("s.jsonl:2: corrupt record, not JSON"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(kRun + "\n[1]\n").find("s.jsonl:2: record is not a JSON object"),
+            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(kRun + "\n{\"type\":\"bogus\"}\n").find("s.jsonl:2: unknown record type `bogus`"),
+      std::string::npos);
+  EXPECT_NE(ErrorOf("{\"type\":\"begin\",\"nodeid\":\"x\"}\n")
+                .find("s.jsonl:1: `begin` record before the shard's `run` record"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"type":"run","format":"other","version":1})"
+                    "\n")
+                .find("not a testmap trace (format `other`)"),
+            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(kRun + "\n" +
+              R"({"type":"test","nodeid":"a","outcome":"passed","ops":[{"op":"not an op"}]})" +
+              "\n")
+          .find("s.jsonl:2: `not an op` is not an operator name"),
+      std::string::npos);
+  EXPECT_NE(
+      ErrorOf(kRun + "\n" +
+              R"({"type":"test","nodeid":"a","outcome":"passed","duration":-1,"ops":[]})" + "\n")
+          .find("s.jsonl:2: `duration` is not a non-negative number"),
+      std::string::npos);
+  EXPECT_NE(
+      ErrorOf(
+          kRun + "\n" +
+          R"({"type":"test","nodeid":"a","outcome":"passed","ops":[{"op":"aten::mm","evidence":"guess"}]})" +
+          "\n")
+          .find("unknown evidence `guess`"),
+      std::string::npos);
+  EXPECT_NE(ErrorOf("").find("empty trace shard"), std::string::npos);
+}
+
+TEST(TraceFormat, ShardFileNames) {
+  EXPECT_EQ(ShardFileName("gw3"), "trace-gw3.jsonl");
+  EXPECT_TRUE(IsShardFileName("trace-main.jsonl"));
+  EXPECT_FALSE(IsShardFileName("trace-.jsonl"));
+  EXPECT_FALSE(IsShardFileName("torch-logs-main.log"));
+  EXPECT_TRUE(LooksLikeTrace(kRun));
+  EXPECT_FALSE(LooksLikeTrace(R"({"nodeid":"a.py::t","generic_id":"a.py::t"})"));
+}
+
+}  // namespace
+}  // namespace testmap::core

@@ -1,0 +1,177 @@
+// Bad input: truncated and corrupt trace lines, a trace from a newer format
+// version, an index from a newer schema, a directory that is not an index.
+// Each gets a clear message (file and line where there is one), a non-zero
+// exit, and leaves the index exactly as it was.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "indexer/index_store.h"
+#include "tests/support/command.h"
+#include "tests/support/suite_evidence.h"
+#include "tests/support/temp_dir.h"
+
+namespace testmap::testing {
+
+namespace fs = std::filesystem;
+namespace {
+
+class IndexBadInputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ScratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    index_ = dir_ + "/index";
+    ASSERT_EQ(Testmap({"ingest", "--index", index_, ExampleSuiteEvidence().scan}).rc, 0);
+    before_ = Dump();
+    trace_lines_ = Lines(ReadFile(ExampleSuiteEvidence().trace));
+  }
+  std::string Dump() { return Testmap({"index", "dump", "--index", index_}).out; }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string Join(size_t from, size_t to) {
+    std::string text;
+    for (size_t i = from; i < to && i < trace_lines_.size(); ++i) text += trace_lines_[i] + "\n";
+    return text;
+  }
+  // Ingesting `path` must fail with `message` and leave the index alone.
+  void ExpectRefused(const std::string& path, const std::string& message) {
+    auto r = Testmap({"ingest", "--index", index_, ExampleSuiteEvidence().trace, path});
+    EXPECT_NE(r.rc, 0);
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(Dump(), before_) << "a refused ingest changed the index";
+  }
+  std::string dir_, index_, before_;
+  std::vector<std::string> trace_lines_;
+};
+
+// A writer that died mid-line: everything before the cut is ingested, the
+// cut line is named in a warning (docs/trace-format.md, Crashes).
+TEST_F(IndexBadInputTest, TruncatedLastLineIsReadUpToTheCutWithAWarning) {
+  std::string text = Join(0, 6);
+  std::string path =
+      Write("trace-cut.jsonl", text + trace_lines_[6].substr(0, trace_lines_[6].size() / 2));
+  std::string whole = Write("trace-whole.jsonl", text);
+  auto r = Testmap({"ingest", "--index", index_, path});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find(path + ":7: last line cut short"), std::string::npos) << r.err;
+  std::string cut_dump = Dump();
+  // The same as ingesting the whole lines alone, but for the shard's path.
+  std::string other = dir_ + "/other";
+  ASSERT_EQ(Testmap({"ingest", "--index", other, ExampleSuiteEvidence().scan, whole}).rc, 0);
+  auto strip_source = [](std::string d, const std::string& name) {
+    for (size_t at; (at = d.find(name)) != std::string::npos;) d.erase(at, name.size());
+    return d;
+  };
+  EXPECT_EQ(strip_source(cut_dump, path),
+            strip_source(Testmap({"index", "dump", "--index", other}).out, whole));
+}
+
+TEST_F(IndexBadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
+  std::string text =
+      Join(0, 4) + "{\"type\":\"test\",\"nodeid\":\"x\",\"ops\":[{\"op\":\n" + Join(4, 10);
+  std::string path = Write("trace-corrupt.jsonl", text);
+  ExpectRefused(path, path + ":5: corrupt record, not JSON");
+}
+
+TEST_F(IndexBadInputTest, NewerTraceFormatIsRefused) {
+  std::string run = trace_lines_[0];
+  size_t at = run.find("\"version\":1");
+  ASSERT_NE(at, std::string::npos);
+  run.replace(at, 11, "\"version\":2");
+  std::string path = Write("trace-v2.jsonl", run + "\n" + Join(1, 5));
+  ExpectRefused(path, path + ":1: trace format version 2 is newer than this testmap reads");
+}
+
+TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {
+  ExpectRefused(Write("trace-type.jsonl", Join(0, 1) + "{\"type\":\"mystery\"}\n"),
+                ":2: unknown record type `mystery`");
+  ExpectRefused(Write("trace-norun.jsonl", Join(1, 3)),
+                ":1: `begin` record before the shard's `run` record");
+  ExpectRefused(Write("trace-op.jsonl",
+                      Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
+                                   "\"passed\",\"duration\":1,\"ops\":[{\"op\":\"not an op\"}]}\n"),
+                ":2: `not an op` is not an operator name");
+  ExpectRefused(
+      Write("trace-dur.jsonl", Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
+                                            "\"passed\",\"duration\":-3,\"ops\":[]}\n"),
+      ":2: `duration` is not a non-negative number");
+  // Timing files are ingested too (JUnit XML, .test_durations,
+  // test-times.json); anything else, or a broken one, is refused.
+  ExpectRefused(Write("notes.txt", "hello\n"), "notes.txt:1: neither a testmap trace shard");
+  ExpectRefused(Write("junit.xml", "<testsuites><testcase\n"), "junit.xml:");
+  ExpectRefused(dir_ + "/missing.jsonl", "missing.jsonl: no such file or directory");
+}
+
+TEST_F(IndexBadInputTest, BadInputNeverCreatesAnIndex) {
+  std::string path = Write("trace-bad.jsonl", Join(0, 3) + "{\"type\":\n" + Join(3, 4));
+  std::string fresh = dir_ + "/fresh";
+  auto r = Testmap({"ingest", "--index", fresh, path});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_FALSE(fs::exists(fresh));
+}
+
+TEST_F(IndexBadInputTest, IndexFromANewerSchemaIsRefused) {
+  {
+    // Written through the store itself, as a future testmap would.
+    auto store = indexer::IndexStore::Open(index_, indexer::OpenMode::kWrite);
+    indexer::IndexBatch batch;
+    batch.Put(indexer::Cf::kDefault, indexer::kSchemaVersionKey,
+              std::to_string(indexer::kSchemaVersion + 1));
+    store->Commit(batch);
+  }
+  for (std::vector<std::string> args : {std::vector<std::string>{"query", "--op", "add"},
+                                        {"ingest", ExampleSuiteEvidence().trace},
+                                        {"index", "verify"},
+                                        {"stats"}}) {
+    args.insert(args.begin() + (args[0] == "index" ? 2 : 1), {"--index", index_});
+    auto r = Testmap(args);
+    EXPECT_NE(r.rc, 0) << args[0];
+    EXPECT_NE(r.err.find("index schema version " + std::to_string(indexer::kSchemaVersion + 1) +
+                         " is newer than this testmap (schema " +
+                         std::to_string(indexer::kSchemaVersion) + ")"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+TEST_F(IndexBadInputTest, DirectoryThatIsNotAnIndex) {
+  std::string other = dir_ + "/not-an-index";
+  fs::create_directories(other);
+  Write("not-an-index/notes.txt", "hello\n");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"query", "--op", "add", "--index", other},
+        {"ingest", ExampleSuiteEvidence().trace, "--index", other},
+        {"show", "x", "--index", other}}) {
+    auto r = Testmap(args);
+    EXPECT_NE(r.rc, 0);
+    EXPECT_NE(r.err.find(other + " is not a testmap index"), std::string::npos) << r.err;
+  }
+  // Untouched: still just the one file.
+  EXPECT_EQ(std::distance(fs::directory_iterator(other), fs::directory_iterator()), 1);
+  auto r = Testmap({"query", "--op", "add", "--index", dir_ + "/nowhere"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("no testmap index at"), std::string::npos) << r.err;
+}
+
+TEST_F(IndexBadInputTest, UnknownDtypeListsTorchNames) {
+  ASSERT_EQ(Testmap({"ingest", "--index", index_, ExampleSuiteEvidence().trace}).rc, 0);
+  auto r = Testmap({"query", "--index", index_, "--op", "add", "--dtype", "float33"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("unknown dtype `float33`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bfloat16"), std::string::npos);
+  // Other spellings of a dtype are fine.
+  auto a = Testmap(
+      {"query", "--index", index_, "--op", "add", "--dtype", "bf16", "--format", "nodeids"});
+  auto b = Testmap(
+      {"query", "--index", index_, "--op", "add", "--dtype", "BFloat16", "--format", "nodeids"});
+  EXPECT_EQ(a.rc, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_FALSE(a.out.empty());
+}
+
+}  // namespace
+}  // namespace testmap::testing

@@ -1,0 +1,313 @@
+// `testmap query` against the trace itself: the expected operator -> tests
+// map is computed here straight from the JSONL (plain JSON reading and
+// string handling, none of the index code), and compared with what the CLI
+// answers for every operator of a real trace of examples/suite.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tests/support/command.h"
+#include "tests/support/suite_evidence.h"
+#include "tests/support/temp_dir.h"
+
+namespace testmap::testing {
+
+namespace fs = std::filesystem;
+namespace {
+
+using nlohmann::json;
+using Ids = std::set<std::string>;
+
+struct Truth {
+  std::map<std::string, Ids> by_overload;  // "aten::add.Tensor" -> tests
+  std::map<std::string, Ids> by_packet;    // "aten::add" -> tests (incl. static)
+  std::map<std::pair<std::string, std::string>, Ids> by_op_path;   // (overload, evidence)
+  std::map<std::pair<std::string, std::string>, Ids> by_op_dtype;  // (overload, dtype)
+};
+
+std::string PacketOf(const std::string& op) {
+  size_t ns = op.find("::");
+  size_t dot = op.find('.', ns == std::string::npos ? 0 : ns + 2);
+  return dot == std::string::npos ? op : op.substr(0, dot);
+}
+
+Truth ComputeTruth(const SuiteEvidence& ev) {
+  Truth t;
+  for (const auto& line : Lines(ReadFile(ev.trace))) {
+    json rec = json::parse(line);
+    if (rec["type"] != "test") continue;
+    for (const auto& op : rec["ops"]) {
+      std::string name = op["op"];
+      t.by_overload[name].insert(rec["nodeid"].get<std::string>());
+      t.by_packet[PacketOf(name)].insert(rec["nodeid"].get<std::string>());
+      t.by_op_path[{name, op["evidence"]}].insert(rec["nodeid"].get<std::string>());
+      for (const auto& d : op["dtypes"])
+        t.by_op_dtype[{name, d}].insert(rec["nodeid"].get<std::string>());
+    }
+  }
+  // Static evidence: @ops OpInfo names that are plain aten names.
+  for (const auto& line : Lines(ReadFile(ev.scan))) {
+    json rec = json::parse(line);
+    std::string op = rec["params"].value("op", "");
+    if (!op.empty() && op.find('.') == std::string::npos)
+      t.by_packet["aten::" + op].insert(rec["nodeid"].get<std::string>());
+  }
+  return t;
+}
+
+class QueryTruthTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const SuiteEvidence& ev = ExampleSuiteEvidence();
+    index_ = new std::string(ScratchDir("truth") + "/index");
+    auto r = Testmap({"ingest", "--index", *index_, ev.scan, ev.trace});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    truth_ = new Truth(ComputeTruth(ev));
+  }
+  static Ids Query(std::vector<std::string> args, const std::string& index = "") {
+    args.insert(args.begin(),
+                {"query", "--index", index.empty() ? *index_ : index, "--format", "nodeids"});
+    auto r = Testmap(args);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    auto lines = Lines(r.out);
+    return Ids(lines.begin(), lines.end());
+  }
+  static std::string* index_;
+  static Truth* truth_;
+};
+std::string* QueryTruthTest::index_;
+Truth* QueryTruthTest::truth_;
+
+TEST_F(QueryTruthTest, EveryTracedOverloadAnswersExactlyItsTests) {
+  ASSERT_GT(truth_->by_overload.size(), 50u);
+  for (const auto& [op, ids] : truth_->by_overload) {
+    // A name without overload is the default overload: spell it `.default`,
+    // since the bare name asks for the whole packet.
+    std::string query = op.find('.') == std::string::npos ? op + ".default" : op;
+    EXPECT_EQ(Query({"--op", query}), ids) << query;
+  }
+}
+
+TEST_F(QueryTruthTest, EveryPacketAnswersAllItsOverloadsAndStaticEvidence) {
+  for (const auto& [packet, ids] : truth_->by_packet) {
+    if (!truth_->by_overload.count(packet) && packet.find("aten::") == 0) {
+      bool traced = false;
+      for (const auto& [op, _] : truth_->by_overload) traced |= PacketOf(op) == packet;
+      if (!traced) continue;  // static-only OpInfo names are checked below
+    }
+    EXPECT_EQ(Query({"--op", packet}), ids) << packet;
+  }
+}
+
+TEST_F(QueryTruthTest, PathAndDtypeFiltersMatchTheTrace) {
+  size_t compile_ops = 0;
+  for (const auto& [key, ids] : truth_->by_op_path) {
+    const auto& [op, evidence] = key;
+    std::string query = op.find('.') == std::string::npos ? op + ".default" : op;
+    EXPECT_EQ(Query({"--op", query, "--path", evidence}), ids) << query << " " << evidence;
+    compile_ops += evidence == "compile";
+  }
+  EXPECT_GT(compile_ops, 0u) << "the trace has no torch.compile evidence";
+  for (const auto& [key, ids] : truth_->by_op_dtype) {
+    const auto& [op, dtype] = key;
+    if (op.find("scaled_mm") == std::string::npos && op != "aten::mm" && op != "aten::add.Tensor")
+      continue;
+    std::string query = op.find('.') == std::string::npos ? op + ".default" : op;
+    EXPECT_EQ(Query({"--op", query, "--dtype", dtype}), ids) << query << " " << dtype;
+  }
+}
+
+TEST_F(QueryTruthTest, ScaledMmWithFloat8) {
+  Ids expected = truth_->by_packet.at("aten::_scaled_mm");
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(Query({"--op", "_scaled_mm"}), expected);
+  EXPECT_EQ(Query({"--op", "_scaled_mm", "--dtype", "float8_e5m2"}),
+            (truth_->by_op_dtype[{"aten::_scaled_mm", "float8_e5m2"}]));
+  auto r = Testmap({"query", "--index", *index_, "--op", "_scaled_mm", "--format", "json"});
+  ASSERT_EQ(r.rc, 0);
+  json doc = json::parse(r.out);
+  EXPECT_EQ(doc["count"], expected.size());
+  for (const auto& t : doc["tests"]) {
+    EXPECT_TRUE(t["ops"].contains("aten::_scaled_mm"));
+    EXPECT_EQ(t["file"], "test_matmul.py");
+    EXPECT_GT(t["line_start"].get<int>(), 0);
+    EXPECT_EQ(t["outcome"], "passed");
+  }
+}
+
+TEST_F(QueryTruthTest, DeviceFilter) {
+  // The example suite runs on the CPU: --device cpu keeps everything,
+  // another device matches nothing (and that is an answer, not an error).
+  Ids all = truth_->by_packet.at("aten::mm");
+  EXPECT_EQ(Query({"--op", "mm", "--path", "eager", "--device", "cpu"}),
+            Query({"--op", "mm", "--path", "eager"}));
+  auto r =
+      Testmap({"query", "--index", *index_, "--op", "mm", "--device", "cuda", "--format", "json"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["count"], 0);
+  EXPECT_FALSE(all.empty());
+}
+
+TEST_F(QueryTruthTest, EverySpellingResolvesToTheSameAnswer) {
+  Ids expected = truth_->by_overload.at("aten::add.Tensor");
+  for (std::string spelling :
+       {"add.Tensor", "aten::add.Tensor", "aten.add.Tensor", "torch.ops.aten.add.Tensor"}) {
+    EXPECT_EQ(Query({"--op", spelling}), expected) << spelling;
+  }
+  Ids packet = truth_->by_packet.at("aten::add");
+  for (std::string spelling : {"add", "aten::add", "torch.ops.aten.add"}) {
+    EXPECT_EQ(Query({"--op", spelling}), packet) << spelling;
+  }
+}
+
+TEST_F(QueryTruthTest, SeveralOpsMeanAllOrWithAnyAny) {
+  const Ids& a = truth_->by_packet.at("aten::mm");
+  const Ids& b = truth_->by_packet.at("aten::add");
+  Ids both, either = a;
+  for (const auto& id : a) {
+    if (b.count(id)) both.insert(id);
+  }
+  either.insert(b.begin(), b.end());
+  EXPECT_EQ(Query({"--op", "mm", "--op", "add"}), both);
+  EXPECT_EQ(Query({"--op", "mm", "--op", "add", "--any"}), either);
+}
+
+TEST_F(QueryTruthTest, UnknownOperatorFailsWithSuggestions) {
+  auto r = Testmap({"query", "--index", *index_, "--op", "scaled_mm"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("aten::scaled_mm"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean: aten::_scaled_mm"), std::string::npos) << r.err;
+  r = Testmap({"query", "--index", *index_, "--op", "no such op"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("not an operator name"), std::string::npos) << r.err;
+}
+
+TEST_F(QueryTruthTest, GenericGroupingFollowsTheScan) {
+  std::map<std::string, std::string> generic_of;
+  for (const auto& line : Lines(ReadFile(ExampleSuiteEvidence().scan))) {
+    json rec = json::parse(line);
+    generic_of[rec["nodeid"]] = rec["generic_id"];
+  }
+  Ids expected;
+  for (const auto& id : truth_->by_packet.at("aten::_scaled_mm"))
+    expected.insert(generic_of.at(id));
+  EXPECT_EQ(Query({"--op", "_scaled_mm", "--group", "generic"}), expected);
+}
+
+TEST_F(QueryTruthTest, EveryFormatParsesAndAgrees) {
+  Ids expected = truth_->by_packet.at("aten::_scaled_mm");
+  auto jsonl = Testmap({"query", "--index", *index_, "--op", "_scaled_mm", "--format", "jsonl"});
+  Ids from_jsonl;
+  for (const auto& line : Lines(jsonl.out))
+    from_jsonl.insert(json::parse(line)["nodeid"].get<std::string>());
+  EXPECT_EQ(from_jsonl, expected);
+  auto yaml = Testmap({"query", "--index", *index_, "--op", "_scaled_mm", "--format", "yaml"});
+  EXPECT_EQ(yaml.rc, 0);
+  for (const auto& id : expected)
+    EXPECT_NE(yaml.out.find("\"" + id + "\""), std::string::npos) << id;
+  auto table = Testmap({"query", "--index", *index_, "--op", "_scaled_mm"});
+  EXPECT_NE(table.out.find(std::to_string(expected.size()) + " tests run aten::_scaled_mm"),
+            std::string::npos)
+      << table.out;
+}
+
+TEST_F(QueryTruthTest, ShowGivesEverythingAboutATest) {
+  std::string id = *truth_->by_packet.at("aten::_scaled_mm").begin();
+  auto r = Testmap({"show", "--index", *index_, id});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_EQ(doc["nodeid"], id);
+  EXPECT_EQ(doc["file"], "test_matmul.py");
+  EXPECT_TRUE(doc["params"].contains("dtypes"));
+  EXPECT_FALSE(doc["decorators"].empty());
+  bool has_scaled_mm = false;
+  for (const auto& op : doc["ops"]) has_scaled_mm |= op["op"] == "aten::_scaled_mm";
+  EXPECT_TRUE(has_scaled_mm);
+  ASSERT_EQ(doc["outcomes"].size(), 1u);
+  std::string run = doc["outcomes"][0]["run"];
+  EXPECT_TRUE(doc["runs"][run]["metadata"]["torch"].contains("version"));
+  // A generic id lists its instantiations.
+  r = Testmap({"show", "--index", *index_, doc["generic_id"]});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_GE(json::parse(r.out)["tests"].size(), 1u);
+  r = Testmap({"show", "--index", *index_, "test_nope.py::T::test_x"});
+  EXPECT_NE(r.rc, 0);
+}
+
+TEST_F(QueryTruthTest, OpsListsEveryOperatorWithItsTestCount) {
+  auto r = Testmap({"ops", "--index", *index_, "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::map<std::string, size_t> listed;
+  json doc = json::parse(r.out);
+  for (const auto& op : doc["ops"]) listed[op["op"]] = op["tests"];
+  for (const auto& [op, ids] : truth_->by_overload) {
+    EXPECT_GE(listed[op], ids.size())
+        << op;  // the default overload shares its name with static evidence
+  }
+  auto v = Testmap({"index", "verify", "--index", *index_});
+  EXPECT_EQ(v.rc, 0) << v.out;
+}
+
+TEST_F(QueryTruthTest, IngestingTheSameTraceTwiceChangesNothing) {
+  auto before = Testmap({"index", "dump", "--index", *index_});
+  auto r = Testmap(
+      {"ingest", "--index", *index_, ExampleSuiteEvidence().trace, ExampleSuiteEvidence().scan});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(Testmap({"index", "dump", "--index", *index_}).out, before.out);
+}
+
+TEST_F(QueryTruthTest, ShardsOfSeveralRunsMergeAndKeepTheirRun) {
+  // A second CI job's shard: same tests, another run (its run record differs).
+  std::string text = ReadFile(ExampleSuiteEvidence().trace);
+  size_t at = text.find("\"start_time\":\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + 14, 4, "1999");
+  std::string dir = ScratchDir("merge");
+  std::string shard = dir + "/trace-gw1.jsonl";
+  std::ofstream(shard) << text;
+  std::string index = dir + "/index";
+  ASSERT_EQ(Testmap({"ingest", "--index", index, ExampleSuiteEvidence().scan,
+                     ExampleSuiteEvidence().trace})
+                .rc,
+            0);
+  Ids one_run = Query({"--op", "mm"}, index);
+  ASSERT_EQ(Testmap({"ingest", "--index", index, shard}).rc, 0);
+  EXPECT_EQ(Query({"--op", "mm"}, index), one_run);
+  auto q = Testmap({"query", "--index", index, "--op", "_scaled_mm", "--format", "json"});
+  json doc = json::parse(q.out);
+  ASSERT_FALSE(doc["tests"].empty());
+  for (const auto& t : doc["tests"]) EXPECT_EQ(t["ops"]["aten::_scaled_mm"]["runs"].size(), 2u);
+  auto stats = json::parse(Testmap({"stats", "--index", index, "--format", "json"}).out);
+  EXPECT_EQ(stats["runs"].size(), 2u);
+  EXPECT_EQ(Testmap({"index", "verify", "--index", index}).rc, 0);
+}
+
+}  // namespace
+}  // namespace testmap::testing
+
+namespace testmap::testing {
+namespace {
+
+// The defaults a user gets: `testmap trace` writes .testmap/traces/, and
+// `testmap ingest` / `query` use .testmap/ of the current directory, which
+// then holds both.
+TEST(DefaultIndexTest, DotTestmapHoldsTracesAndTheIndex) {
+  std::string cwd = ScratchDir("default");
+  fs::create_directories(cwd + "/.testmap/traces");
+  fs::copy_file(ExampleSuiteEvidence().trace, cwd + "/.testmap/traces/trace-main.jsonl");
+  auto r = Testmap({"ingest", ".testmap/traces", ExampleSuiteEvidence().scan}, cwd);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(fs::exists(cwd + "/.testmap/CURRENT"));
+  auto q = Testmap({"query", "--op", "_scaled_mm", "--format", "nodeids"}, cwd);
+  ASSERT_EQ(q.rc, 0) << q.err;
+  EXPECT_FALSE(q.out.empty());
+  // A second trace run into the same place still ingests.
+  EXPECT_EQ(Testmap({"ingest", ".testmap/traces"}, cwd).rc, 0);
+}
+
+}  // namespace
+}  // namespace testmap::testing
