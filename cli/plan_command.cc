@@ -70,14 +70,12 @@ int RunPlan(PlanArgs& args) {
   o.equal_pieces = args.pieces.empty() ? !nodeids : args.pieces == "yes";
   args.request.learn_fixed_costs = !args.overhead_given;
   for (const std::string& path : args.collected) ReadCollected(path, args.request.known_ids);
-  plan::TimingInput input = plan::ReadTimingInput(args.timing_files);
+  timings::TimingInput input = timings::ReadTimingFiles(args.timing_files);
   if (!args.index.empty()) {
     // The outcomes of every run ingested into the index (docs/index.md),
     // and, for cutting files timed only as a whole, the tests it knows.
     auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kRead);
-    auto more = indexer::ReadIndexTimings(*store);
-    input.records.insert(input.records.end(), std::make_move_iterator(more.begin()),
-                         std::make_move_iterator(more.end()));
+    indexer::AppendIndexTimings(*store, input);
     if (!o.equal_pieces) {
       indexer::IndexReader(*store).ForEachTest([&](const std::string& nodeid, const std::string&) {
         args.request.known_ids.push_back(nodeid);
@@ -91,7 +89,7 @@ int RunPlan(PlanArgs& args) {
   }
   if (!args.report.empty()) {
     plan::PlanReport report =
-        plan::ReportPlan(p, plan::ReadTimingInput(args.report), args.request.percentile);
+        plan::ReportPlan(p, timings::ReadTimingFiles(args.report), args.request.percentile);
     if (args.format == "json") {
       std::cout << plan::ReportToJson(report).dump(2) << "\n";
     } else {

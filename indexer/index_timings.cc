@@ -53,4 +53,10 @@ std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store) {
   return out;
 }
 
+void AppendIndexTimings(const IndexStore& store, timings::TimingInput& input) {
+  timings::TimingInput more;
+  more.records = ReadIndexTimings(store);
+  input.Append(std::move(more));
+}
+
 }  // namespace testmap::indexer

@@ -7,10 +7,14 @@
 #include <vector>
 
 #include "indexer/index_store.h"
-#include "timings/timing_record.h"
+#include "timings/timing_input.h"
 
 namespace testmap::indexer {
 
 std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store);
+
+// The same, appended to a plan's timing input (cli/plan_command.cc and the
+// MCP plan tool read files and the index through this one path).
+void AppendIndexTimings(const IndexStore& store, timings::TimingInput& input);
 
 }  // namespace testmap::indexer

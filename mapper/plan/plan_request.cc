@@ -74,23 +74,7 @@ std::map<std::string, std::string> ReadFeatureMap(const std::string& path) {
   return map;
 }
 
-TimingInput ReadTimingInput(const std::vector<std::string>& paths) {
-  TimingInput input;
-  for (const std::string& path : paths) {
-    std::vector<timings::ProcessWall> walls;
-    std::vector<timings::TimingRecord> more = timings::ReadTimingFile(path, &walls);
-    for (timings::ProcessWall& w : walls) {
-      w.first_record += input.records.size();
-      w.end_record += input.records.size();
-      input.walls.push_back(std::move(w));
-    }
-    input.records.insert(input.records.end(), std::make_move_iterator(more.begin()),
-                         std::make_move_iterator(more.end()));
-  }
-  return input;
-}
-
-Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
+Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& request) {
   PlanOptions options = request.options;
   if (!request.feature_map_file.empty()) {
     if (!options.group_by_feature) throw core::UsageError("--feature-map needs --group-by feature");
@@ -137,12 +121,7 @@ Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
   return plan;
 }
 
-Plan PlanFromRecords(const std::vector<timings::TimingRecord>& records,
-                     const PlanRequest& request) {
-  return PlanFromRecords(TimingInput{records, {}}, request);
-}
-
-PlanReport ReportPlan(const Plan& plan, const TimingInput& measured, double percentile) {
+PlanReport ReportPlan(const Plan& plan, const timings::TimingInput& measured, double percentile) {
   timings::SummaryOptions summary;
   summary.percentile = percentile;
   return ComparePlanWithRun(plan, timings::Summarize(measured.records, summary), measured);

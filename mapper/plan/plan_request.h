@@ -9,8 +9,7 @@
 
 #include "mapper/plan/plan.h"
 #include "mapper/plan/report.h"
-#include "timings/process_wall.h"
-#include "timings/timing_record.h"
+#include "timings/timing_input.h"
 
 namespace testmap::plan {
 
@@ -35,25 +34,13 @@ struct PlanRequest {
   PlanOptions options;
 };
 
-// The timing input: records, and the processes they ran in (for fixed
-// costs and the report); ProcessWall record ranges index `records`.
-struct TimingInput {
-  std::vector<timings::TimingRecord> records;
-  std::vector<timings::ProcessWall> walls;
-};
-
-// Reads timing files (any format, timing_file_reader.h) into one input.
-TimingInput ReadTimingInput(const std::vector<std::string>& paths);
-
 // Plans `input`. Throws core::InputError for a bad tests or feature-map
 // file, core::UsageError for contradicting options or when nothing is
 // timed.
-Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request);
-// Records alone (no processes: nothing to learn fixed costs from).
-Plan PlanFromRecords(const std::vector<timings::TimingRecord>& records, const PlanRequest& request);
+Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& request);
 
 // `--report`: `plan` against the runs in `measured`.
-PlanReport ReportPlan(const Plan& plan, const TimingInput& measured, double percentile);
+PlanReport ReportPlan(const Plan& plan, const timings::TimingInput& measured, double percentile);
 
 // --tests FILE: the node ids to plan, e.g. `pytest --collect-only -q`
 // output (its summary line and blank or '#' lines are skipped). A test

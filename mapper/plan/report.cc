@@ -11,7 +11,7 @@
 namespace testmap::plan {
 
 PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::TimingSummary>& measured,
-                              const TimingInput& run) {
+                              const timings::TimingInput& run) {
   std::unordered_map<std::string, double> by_id;
   std::unordered_map<std::string, double> by_file;  // under every spelling of the file
   for (const auto& m : measured) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mapper/plan/plan.h"
-#include "timings/process_wall.h"
+#include "timings/timing_input.h"
 #include "timings/timing_summary.h"
 
 namespace testmap::plan {
@@ -41,9 +41,8 @@ struct PlanReport {
 // (test-times.json) collects every measured test of that file, shared
 // among its pieces when it was cut (an id chunk takes its own ids). Each
 // process of `run` goes to the split most of its tests belong to.
-struct TimingInput;
 PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::TimingSummary>& measured,
-                              const TimingInput& run);
+                              const timings::TimingInput& run);
 
 void RenderReportTable(const PlanReport& report, std::ostream& out);
 nlohmann::json ReportToJson(const PlanReport& report);

@@ -7,7 +7,7 @@
 #include "mapper/plan/plan_request.h"
 #include "mapper/plan/render.h"
 #include "mcp/tools/tools.h"
-#include "timings/timing_file_reader.h"
+#include "timings/timing_input.h"
 
 namespace testmap::mcp {
 namespace {
@@ -156,25 +156,22 @@ Tool PlanTool() {
     if (a.contains("feature_map")) {
       request.feature_map_file = ctx.paths().Resolve(a["feature_map"]);
     }
-    std::vector<timings::TimingRecord> records;
+    timings::TimingInput input;
     for (const auto& p : a.value("timing_files", std::vector<std::string>())) {
       std::string path = ctx.paths().Resolve(p);
-      auto more = timings::ReadTimingFile(path);
+      timings::TimingInput file = timings::ReadTimingFiles({path});
       struct stat st;
       answer.files.push_back({{"path", path},
                               {"bytes", stat(path.c_str(), &st) == 0 ? st.st_size : 0},
-                              {"records", more.size()}});
-      records.insert(records.end(), std::make_move_iterator(more.begin()),
-                     std::make_move_iterator(more.end()));
+                              {"records", file.records.size()}});
+      input.Append(std::move(file));
     }
     if (a.value("index", true)) {
       const OpenIndex& index = ctx.index();
-      auto more = indexer::ReadIndexTimings(index.reader().store());
-      records.insert(records.end(), std::make_move_iterator(more.begin()),
-                     std::make_move_iterator(more.end()));
+      indexer::AppendIndexTimings(index.reader().store(), input);
       answer.runs = index.AllRuns();
     }
-    plan::Plan p = plan::PlanFromRecords(records, request);
+    plan::Plan p = plan::PlanFromRecords(input, request);
     int split = a.value("split", 0);
     if (split > static_cast<int>(p.splits.size())) {
       throw core::UsageError("split " + std::to_string(split) + ": the plan has only " +
