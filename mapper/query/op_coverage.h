@@ -3,6 +3,7 @@
 // does the suite exercise at all, and how well).
 #pragma once
 
+#include <map>
 #include <ostream>
 #include <set>
 #include <string>
@@ -14,10 +15,15 @@ namespace testmap::query {
 
 struct OpCoverage {
   std::string op;  // canonical overload (or packet, for static evidence)
-  std::set<std::string> tests, dtypes, evidence, devices;
+  // Tests running it in their own code (role `test`), as `query` counts by
+  // default; and in any role (assertEqual, make_tensor, setup... included).
+  std::set<std::string> tests, tests_any_role;
+  std::map<std::string, std::set<std::string>> tests_by_role;
+  std::set<std::string> dtypes, evidence, devices;
 };
 
-// Sorted by `sort`: "tests" (most first, then name) or "name".
+// Sorted by `sort`: "tests" (most tests in role `test` first, then most in
+// any role, then name) or "name".
 std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const std::string& sort);
 
 // Formats: table, json, jsonl, yaml.

@@ -15,11 +15,8 @@ using nlohmann::json;
 json UseJson(const OpUse& u) {
   json dtypes = json::array();
   for (const auto& combo : u.dtypes) dtypes.push_back(combo);
-  return {{"dtypes", dtypes},
-          {"devices", u.devices},
-          {"evidence", u.evidence},
-          {"calls", u.calls},
-          {"runs", u.runs}};
+  return {{"dtypes", dtypes}, {"devices", u.devices}, {"evidence", u.evidence},
+          {"roles", u.roles}, {"calls", u.calls},     {"runs", u.runs}};
 }
 
 json TestJson(const TestMatch& m) {
@@ -55,6 +52,7 @@ json QueryJson(const QueryResult& r) {
             {"dtypes", r.options.dtypes},
             {"device", r.options.device.empty() ? json(nullptr) : json(r.options.device)},
             {"path", r.options.path.empty() ? json(nullptr) : json(r.options.path)},
+            {"roles", r.roles},
             {"group", r.options.group}};
   return q;
 }
@@ -137,7 +135,9 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
     return;
   }
   if (format == "json" || format == "yaml") {
-    json doc = {{"query", QueryJson(r)}, {"count", generic ? r.groups.size() : r.tests.size()}};
+    json doc = {{"query", QueryJson(r)},
+                {"count", generic ? r.groups.size() : r.tests.size()},
+                {"tests_in_other_roles", r.tests_in_other_roles}};
     json items = json::array();
     if (generic) {
       for (const auto& g : r.groups) items.push_back(GroupJson(g));
@@ -187,6 +187,9 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
   out << r.tests.size() << (r.tests.size() == 1 ? " test" : " tests");
   if (generic) out << " (" << r.groups.size() << " generic)";
   out << " run " << OpsText(r);
+  std::string roles;
+  for (const auto& role : r.roles) roles += (roles.empty() ? "" : ",") + role;
+  out << " in role" << (r.roles.size() == 1 ? " " : "s ") << roles;
   if (!r.options.dtypes.empty() || !r.options.device.empty() || !r.options.path.empty()) {
     out << " (filtered:";
     for (const auto& d : r.options.dtypes) out << " dtype " << d;
@@ -195,6 +198,11 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
     out << ")";
   }
   out << "; " << Seconds(total) << " s in their latest runs\n";
+  if (r.tests_in_other_roles) {
+    out << r.tests_in_other_roles
+        << (r.tests_in_other_roles == 1 ? " more test runs" : " more tests run")
+        << " it only in other roles (assertEqual, make_tensor, setup...): --role all\n";
+  }
 }
 
 }  // namespace testmap::query
