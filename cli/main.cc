@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterScanCommand(app);
   testmap::cli::RegisterPlanCommand(app);
   testmap::cli::RegisterTraceCommand(app);
+  testmap::cli::RegisterLogsCommand(app);
   testmap::cli::RegisterIndexCommands(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();

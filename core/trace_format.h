@@ -60,4 +60,10 @@ bool IsShardFileName(std::string_view filename);
 // The shards in `dir`, sorted; empty when `dir` holds none (or is missing).
 std::vector<std::string> ListShards(const std::string& dir);
 
+// `signal-<worker>.txt`: the number of the signal a traced pytest process
+// died of, written by that process itself (tracer_api.h), read and removed
+// by `testmap trace`, which names it in the crash reason of an xdist worker.
+std::string SignalNoteFileName(std::string_view worker);
+bool IsSignalNoteFileName(std::string_view filename);
+
 }  // namespace testmap::core

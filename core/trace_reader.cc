@@ -120,7 +120,8 @@ class LineReader {
 
 // The `begin` of the test in flight.
 struct Pending {
-  std::string nodeid, start = "null", worker = "null";
+  std::string nodeid, start = "null", worker = "null";  // start and worker as JSON
+  std::string worker_name;
   std::optional<double> start_time;
   int line = 0;
 };
@@ -131,6 +132,7 @@ TraceTest UnfinishedTest(const Pending& p, const std::string& reason) {
   t.nodeid = p.nodeid;
   t.outcome = kCrashedOutcome;
   t.start = p.start_time;
+  t.worker = p.worker_name;
   t.unfinished = true;
   t.crash_reason = reason;
   t.outcome_json = "{\"outcome\":\"crashed\",\"duration\":null,\"crash\":{\"reason\":" +
@@ -249,7 +251,8 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
     if (type == kBeginRecord) {
       finish_pending(std::string(kUnfinishedCrashReason));
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
-      pending = Pending{std::string(test.nodeid), start_raw, worker_raw, test.start, line.number};
+      pending = Pending{std::string(test.nodeid), start_raw, worker_raw, std::string(test.worker),
+                        test.start, line.number};
     } else if (type == kTestRecord) {
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
       if (!has_ops) lr.Fail("test record without an `ops` list");

@@ -44,6 +44,17 @@ namespace {
 
 constexpr c10::DispatchKey kRecorderKey = c10::DispatchKey::Fake;
 
+// How much of a recorded call this build does, for measuring where the time
+// goes (benchmarks/tracer builds the partial ones; the library is stage 3):
+//   0  the key is included, but as a fallthrough: the key set's cost alone;
+//   1  the fallback only: box, redispatch below the key, unbox;
+//   2  + the Python-exclusion check and the (dtypes, device) summary;
+//   3  + counting the call in the thread's table: what the recorder does.
+#ifndef TESTMAP_TRACER_STAGE
+#define TESTMAP_TRACER_STAGE 3
+#endif
+constexpr int kStage = TESTMAP_TRACER_STAGE;
+
 // The build identity, embedded as plain bytes so that the Python loader can
 // find it with a byte search in the .so before deciding to dlopen it.
 extern "C" __attribute__((used)) const char kBuildMarker[] =
@@ -225,6 +236,10 @@ void RedispatchBelow(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
 
 void RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                        torch::jit::Stack* stack) {
+  if constexpr (kStage < 2) {
+    RedispatchBelow(op, keys, stack);
+    return;
+  }
   // Code that explicitly hides calls from Python dispatch (no_python_dispatch,
   // _DisableTorchDispatch, Tensor._make_subclass's internal detach) hides
   // them from a TorchDispatchMode: hide them here too.
@@ -243,11 +258,18 @@ void RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
     const size_t n_out = schema.returns().size();
     for (auto it = stack->end() - n_out; it != stack->end(); ++it) summary.Add(*it);
   }
-  ThisThreadTable().Add({schema.name().data(), summary.dtypes, summary.device, CurrentRole()}, op);
+  if constexpr (kStage >= 3) {
+    ThisThreadTable().Add({schema.name().data(), summary.dtypes, summary.device, CurrentRole()},
+                          op);
+  }
 }
 
 TORCH_LIBRARY_IMPL(_, Fake, m) {
-  m.fallback(torch::CppFunction::makeFromBoxedFunction<&RecordingFallback>());
+  if constexpr (kStage == 0) {
+    m.fallback(torch::CppFunction::makeFallthrough());
+  } else {
+    m.fallback(torch::CppFunction::makeFromBoxedFunction<&RecordingFallback>());
+  }
 }
 
 // Per-thread recording state: enabled by the plugin, suspended (nesting)

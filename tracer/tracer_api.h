@@ -52,4 +52,11 @@ int testmap_tracer_set_role(int role);
 char* testmap_tracer_take();
 void testmap_tracer_free(char* text);
 
+// From now on, a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT)
+// first writes its number to `path` (core::SignalNoteFileName), then goes
+// on to the handler it had before, so the process dies of it as before.
+// `testmap trace` reads the note to name what killed an xdist worker.
+// Returns 0, or -1 when the path is too long or a handler cannot be set.
+int testmap_tracer_note_fatal_signals(const char* path);
+
 }  // extern "C"

@@ -19,6 +19,7 @@ struct Collected : TraceVisitor {
   struct Test {
     std::string nodeid, outcome, crash_reason, outcome_json;
     bool unfinished;
+    std::string worker;
     std::optional<double> duration;
     std::vector<std::string> ops;
   };
@@ -35,7 +36,7 @@ struct Collected : TraceVisitor {
                     std::to_string(op.count));
     }
     tests.push_back({std::string(t.nodeid), std::string(t.outcome), t.crash_reason, t.outcome_json,
-                     t.unfinished, t.duration, ops});
+                     t.unfinished, std::string(t.worker), t.duration, ops});
   }
   void Warning(const std::string& m) override { warnings.push_back(m); }
 };
@@ -118,6 +119,7 @@ TEST(TraceReader, UnfinishedTestsAreCrashes) {
   EXPECT_EQ(c.tests[0].crash_reason, kUnfinishedCrashReason);
   EXPECT_EQ(c.tests[0].duration, std::nullopt);
   EXPECT_NE(c.tests[0].outcome_json.find(R"("start":5,"worker":"gw0")"), std::string::npos);
+  EXPECT_EQ(c.tests[0].worker, "gw0");  // the crash record `testmap trace` appends names it
   // Still running when the shard ends: the caller's reason.
   EXPECT_EQ(c.tests[1].crash_reason, "killed by signal 9");
 }

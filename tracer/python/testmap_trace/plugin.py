@@ -129,6 +129,9 @@ class TracePlugin:
         self.worker = getattr(config, "workerinput", {}).get("workerid", "main")
         os.makedirs(out, exist_ok=True)
         self.recorder = _make_recorder(config)
+        if hasattr(self.recorder, "note_fatal_signals"):
+            # What killed this process, for `testmap trace` (core/trace_format.h).
+            self.recorder.note_fatal_signals(os.path.join(out, f"signal-{self.worker}.txt"))
         from .roles import RoleTracker, RoleWrappers
 
         self.passthrough = config.getoption("--testmap-passthrough-mode")
