@@ -36,6 +36,29 @@ std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const 
   return rows;
 }
 
+namespace {
+
+std::set<std::string> RolesOf(const OpCoverage& r) {
+  std::set<std::string> roles;
+  for (const auto& [role, _] : r.tests_by_role) roles.insert(role);
+  return roles;
+}
+
+}  // namespace
+
+nlohmann::json OpCoverageJson(const OpCoverage& r) {
+  nlohmann::json by_role = nlohmann::json::object();
+  for (const auto& [role, tests] : r.tests_by_role) by_role[role] = tests.size();
+  return {{"op", r.op},
+          {"tests", r.tests.size()},
+          {"tests_any_role", r.tests_any_role.size()},
+          {"tests_by_role", by_role},
+          {"roles", RolesOf(r)},
+          {"dtypes", r.dtypes},
+          {"evidence", r.evidence},
+          {"devices", r.devices}};
+}
+
 void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& format,
                       std::ostream& out) {
   using nlohmann::json;
@@ -43,11 +66,6 @@ void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& fo
     std::string text;
     for (const auto& x : s) text += (text.empty() ? "" : ",") + x;
     return text.empty() ? std::string("-") : text;
-  };
-  auto roles_of = [](const OpCoverage& r) {
-    std::set<std::string> roles;
-    for (const auto& [role, _] : r.tests_by_role) roles.insert(role);
-    return roles;
   };
   if (format == "table") {
     size_t w = 2;
@@ -65,25 +83,14 @@ void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& fo
       out << r.op << std::string(w - r.op.size() + 2, ' ')
           << right(std::to_string(r.tests.size()), 5) << "  "
           << right(std::to_string(r.tests_any_role.size()), 8) << "  " << left(join(r.evidence), 16)
-          << left(join(roles_of(r)), 30) << join(r.dtypes) << "\n";
+          << left(join(RolesOf(r)), 30) << join(r.dtypes) << "\n";
     }
     out << rows.size() << " operators (TESTS: in the test's own code; ANY ROLE: also in "
         << "assertEqual, input makers, setup, teardown)\n";
     return;
   }
   json list = json::array();
-  for (const auto& r : rows) {
-    json by_role = json::object();
-    for (const auto& [role, tests] : r.tests_by_role) by_role[role] = tests.size();
-    list.push_back({{"op", r.op},
-                    {"tests", r.tests.size()},
-                    {"tests_any_role", r.tests_any_role.size()},
-                    {"tests_by_role", by_role},
-                    {"roles", roles_of(r)},
-                    {"dtypes", r.dtypes},
-                    {"evidence", r.evidence},
-                    {"devices", r.devices}});
-  }
+  for (const auto& r : rows) list.push_back(OpCoverageJson(r));
   if (format == "jsonl") {
     for (const auto& j : list) out << j.dump() << "\n";
   } else if (format == "yaml") {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 #include <string>
@@ -25,6 +26,10 @@ struct OpCoverage {
 // Sorted by `sort`: "tests" (most tests in role `test` first, then most in
 // any role, then name) or "name".
 std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const std::string& sort);
+
+// One row as `testmap ops --format json` lists it: {op, tests (a count, role
+// `test`), tests_any_role, tests_by_role, roles, dtypes, evidence, devices}.
+nlohmann::json OpCoverageJson(const OpCoverage& row);
 
 // Formats: table, json, jsonl, yaml.
 void RenderOpCoverage(const std::vector<OpCoverage>& ops, const std::string& format,
