@@ -71,6 +71,7 @@ def main():
     parser.add_argument("--breakdown", nargs=3, metavar=("STAGE0_LIB", "STAGE1_LIB", "STAGE2_LIB"))
     parser.add_argument("--iterations", type=int, default=40000, help="of the small-op loop (5 ops each)")
     parser.add_argument("--no-suite", action="store_true", help="only the small-op loop")
+    parser.add_argument("--no-reference", action="store_true", help="leave out the (slow) reference")
     opts = parser.parse_args()
     os.environ["TESTMAP_BENCH_ITERATIONS"] = str(opts.iterations)
     lib = os.path.abspath(opts.tracer_lib)
@@ -82,7 +83,8 @@ def main():
         configs += [("stage 0: key set", "cpp", os.path.abspath(opts.breakdown[0]), PLUGIN),
                     ("stage 1: +boxing", "cpp", os.path.abspath(opts.breakdown[1]), PLUGIN),
                     ("stage 2: +summary", "cpp", os.path.abspath(opts.breakdown[2]), PLUGIN)]
-    configs.append(("reference", "reference", None, PLUGIN))
+    if not opts.no_reference:
+        configs.append(("reference", "reference", None, PLUGIN))
     workloads = {"small-op loop": (["test_small_ops.py"], os.path.join(HERE, "workloads"), True)}
     if not opts.no_suite:
         workloads["examples/suite"] = (["."], os.path.join(ROOT, "examples", "suite"), False)
@@ -104,12 +106,14 @@ def main():
                 added = f"{(med - base) / ops * 1e9:12.0f}" if ops else f"{'':12}"
                 # Recording on / off in the same process, interleaved chunks.
                 inproc = ""
-                if in_process and config[1] is not None:
-                    inproc = f"{statistics.median(r[metric] / r[metric + '_off'] for r in runs):13.3f}"
+                if in_process and config[1] == "cpp":
+                    ratios = sorted(r[metric] / r[metric + "_off"] for r in runs)
+                    inproc = (f"{statistics.median(ratios):13.3f}  ({ratios[0]:.3f}-{ratios[-1]:.3f})")
                 label = f"{name} ({metric} s)" if in_process else f"{name} (wall s)"
                 print(f"{label:30} {config[0]:20} {med:9.3f} {med / base:10.3f} {added} {inproc}")
     print(f"(median of {opts.repeat} interleaved runs each; torch {__import__('torch').__version__}; "
-          "in-process: the loop's chunks with recording on over those with it off, same process)")
+          "in-process: the loop's chunks with recording on over those with it off, same process, "
+          "median (min-max))")
 
 
 if __name__ == "__main__":
