@@ -57,8 +57,8 @@ int RunIngest(const IngestArgs& args) {
   }
   std::cout << "ingested " << s.files << " file(s) into " << args.index << ": " << s.scanned_tests
             << " scanned tests, " << s.traced_tests << " traced tests (" << s.test_records
-            << " test records from " << s.runs << " run(s)), " << s.edges << " op-test edges (" << s.observations
-            << " dtype/device observations)";
+            << " test records from " << s.runs << " run(s)), " << s.edges << " op-test edges ("
+            << s.observations << " dtype/device observations)";
   if (s.timings) std::cout << ", " << s.timings << " timing records";
   std::cout << "; " << s.keys << " keys in " << std::fixed << std::setprecision(2) << seconds
             << " s\n";

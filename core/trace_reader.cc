@@ -251,8 +251,8 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
     if (type == kBeginRecord) {
       finish_pending(std::string(kUnfinishedCrashReason));
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
-      pending = Pending{std::string(test.nodeid), start_raw, worker_raw, std::string(test.worker),
-                        test.start, line.number};
+      pending = Pending{std::string(test.nodeid), start_raw,  worker_raw,
+                        std::string(test.worker), test.start, line.number};
     } else if (type == kTestRecord) {
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
       if (!has_ops) lr.Fail("test record without an `ops` list");

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <cstdio>
 #include <exception>
-#include <map>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
@@ -134,8 +134,9 @@ std::vector<std::string> JoinWarnings(const IndexStore& store, const IngestInput
   std::map<std::string, std::pair<size_t, std::string>> missing;
   for (const auto& trace : inputs.traces) {
     for (const auto& t : trace.tests) {
-      if (scanned.count(t.nodeid) || store.Get(Cf::kTests, t.nodeid).value_or("").find(
-                                         "\"origin\":\"scan\"") != std::string::npos) {
+      if (scanned.count(t.nodeid) ||
+          store.Get(Cf::kTests, t.nodeid).value_or("").find("\"origin\":\"scan\"") !=
+              std::string::npos) {
         continue;
       }
       auto& m = missing[core::NodeId::Parse(t.nodeid).path];
@@ -161,9 +162,8 @@ std::vector<std::string> JoinWarnings(const IndexStore& store, const IngestInput
       if (other.empty() && f.size() > file.size() && f.ends_with("/" + file)) other = f;
     }
     if (!other.empty()) {
-      warnings.push_back("trace ids of " + file + " do not join the scan's ids of " + other +
-                         " (" + std::to_string(count) +
-                         " test(s), e.g. " + example +
+      warnings.push_back("trace ids of " + file + " do not join the scan's ids of " + other + " (" +
+                         std::to_string(count) + " test(s), e.g. " + example +
                          "): pytest's rootdir differed between `testmap trace` and `testmap "
                          "scan`; run both from the same folder with the same ini file");
     }
@@ -173,8 +173,7 @@ std::vector<std::string> JoinWarnings(const IndexStore& store, const IngestInput
 
 }  // namespace
 
-IngestInputs ReadIngestInputs(const std::vector<std::string>& paths,
-                              const std::string& log_test) {
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::string& log_test) {
   IngestInputs inputs;
   for (const auto& path : paths) {
     std::error_code ec;

@@ -27,8 +27,7 @@ TraceInput ParseTorchLogsForTest(const std::string& text, const std::string& pat
       {"worker", nullptr},
       {"metadata", {{"recorder", "torch_logs"}, {"test", test}, {"graphs", parsed.graphs}}},
       {"source", path}};
-  input.runs.push_back(
-      {core::ShortHexDigest(text + std::string(1, '\0') + test), run.dump()});
+  input.runs.push_back({core::ShortHexDigest(text + std::string(1, '\0') + test), run.dump()});
   TracedTest traced;
   traced.nodeid = test;
   traced.run_id = input.runs.back().id;

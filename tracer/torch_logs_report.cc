@@ -85,7 +85,8 @@ void RenderLogFiles(const std::vector<LogFile>& files, const std::string& format
         records += g.ops.size();
       }
       json diags = json::array();
-      for (const auto& d : f.result.diagnostics) diags.push_back({{"line", d.line}, {"message", d.message}});
+      for (const auto& d : f.result.diagnostics)
+        diags.push_back({{"line", d.line}, {"message", d.message}});
       doc_files.push_back({{"file", f.path}, {"graphs", gs}, {"diagnostics", diags}});
     }
     json doc = {{"files", doc_files}, {"graphs", graphs}, {"op_records", records}};

@@ -111,7 +111,7 @@ std::string ExitReason(int status) {
 std::string WorkerExitReason(const std::string& out, const std::string& shard, int status) {
   std::string name = fs::path(shard).filename().string();
   std::string worker = name.substr(6, name.size() - 6 - 6);  // trace-<worker>.jsonl
-  if (worker == "main") return ExitReason(status);            // -n 0: no workers
+  if (worker == "main") return ExitReason(status);           // -n 0: no workers
   std::ifstream note(fs::path(out) / core::SignalNoteFileName(worker));
   int sig = 0;
   if (note >> sig && sig > 0)
@@ -211,7 +211,8 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
     result.eager_records = result.compile_records = 0;
     result.shards = core::ListShards(opt.out);
     for (const auto& shard : result.shards) {
-      ShardSummary s = FinishShard(shard, xdist ? WorkerExitReason(opt.out, shard, status) : reason);
+      ShardSummary s =
+          FinishShard(shard, xdist ? WorkerExitReason(opt.out, shard, status) : reason);
       for (const auto& [k, v] : s.outcomes) result.outcomes[k] += v;
       result.crashed.insert(result.crashed.end(), s.crashed.begin(), s.crashed.end());
       ops.insert(s.ops.begin(), s.ops.end());

@@ -83,13 +83,13 @@ TEST(LogsCommand, EveryPrefixFormatGivesTheSameRecords) {
     const std::string prefix =
         "[2024-01-10 12:00:00,123] [0/0] torch._functorch._aot_autograd.__aot_graphs: [INFO] ";
     bracketed += prefix + line + "\n";
-    bool starts = line.starts_with("TRACED GRAPH") || line.find("AFTER POST GRAD") != std::string::npos;
+    bool starts =
+        line.starts_with("TRACED GRAPH") || line.find("AFTER POST GRAD") != std::string::npos;
     first_only += (starts || !in_message ? prefix : "") + line + "\n";
     in_message = true;
   }
-  for (const auto& [name, text] :
-       std::vector<std::pair<std::string, std::string>>{{"bracketed.log", bracketed},
-                                                        {"first_line.log", first_only}}) {
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"bracketed.log", bracketed}, {"first_line.log", first_only}}) {
     std::string path = WriteTempFile(name, text);
     auto r = Testmap({"logs", "parse", "--format", "jsonl", path});
     ASSERT_EQ(r.rc, 0) << name << r.err;
@@ -101,7 +101,8 @@ TEST(LogsCommand, EveryPrefixFormatGivesTheSameRecords) {
       EXPECT_EQ(got[i]["count"], expected[i]["count"]) << name;
     }
   }
-  auto m = Testmap({"logs", "parse", "--format", "jsonl", Fixture("suite_compile_format_message_only.log")});
+  auto m = Testmap(
+      {"logs", "parse", "--format", "jsonl", Fixture("suite_compile_format_message_only.log")});
   EXPECT_EQ(Records(m).size(), expected.size());
 }
 
@@ -118,9 +119,10 @@ TEST(LogsCommand, ACutLogKeepsWhatWasWholeAndNamesTheRestWithItsLine) {
   auto graphs = ByGraph(records);
   ASSERT_TRUE(graphs.count("aot_graphs.forward 0/0 0"));
   EXPECT_TRUE(graphs["aot_graphs.forward 0/0 0"].count("aten::mm"));  // the whole graph
-  ASSERT_TRUE(graphs.count("aot_graphs.backward 0/0 0"));            // what it had
+  ASSERT_TRUE(graphs.count("aot_graphs.backward 0/0 0"));             // what it had
   EXPECT_FALSE(graphs["aot_graphs.backward 0/0 0"].empty());
-  size_t header = std::count(text.begin(), text.begin() + text.find("===== Backward graph"), '\n') + 1;
+  size_t header =
+      std::count(text.begin(), text.begin() + text.find("===== Backward graph"), '\n') + 1;
   size_t last = std::count(text.begin(), text.begin() + at, '\n') + 1;
   EXPECT_NE(r.err.find(path + ":" + std::to_string(last) + ": line cut short in the operator name"),
             std::string::npos)

@@ -40,8 +40,8 @@ TEST(TorchLogsIngestTest, ALogBecomesTheCompileEvidenceOfItsTest) {
   EXPECT_EQ(summary["runs"], 1);
   // The log's ops (erf from gelu, bfloat16 add, the backward's mm) are now
   // compile evidence of that test, and of no other.
-  auto erf = Testmap({"query", "--index", index, "--op", "erf", "--path", "compile", "--format",
-                      "nodeids"});
+  auto erf = Testmap(
+      {"query", "--index", index, "--op", "erf", "--path", "compile", "--format", "nodeids"});
   EXPECT_EQ(Ids(erf), std::set<std::string>{test}) << erf.err;
   auto bf16 = Testmap({"query", "--index", index, "--op", "add.Tensor", "--dtype", "bfloat16",
                        "--path", "compile", "--format", "nodeids"});
