@@ -21,6 +21,9 @@ void RegisterTraceCommand(CLI::App& app);
 // Adds `testmap logs parse` (TORCH_LOGS graphs into op records) to `app`.
 void RegisterLogsCommand(CLI::App& app);
 
+// Adds `testmap backend scan|dump` (what a backend registers) to `app`.
+void RegisterBackendCommand(CLI::App& app);
+
 // Adds `testmap mcp` (the index as an MCP server on stdio, docs/mcp.md).
 void RegisterMcpCommand(CLI::App& app);
 
