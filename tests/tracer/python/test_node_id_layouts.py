@@ -1,10 +1,11 @@
 """Node ids that join whatever the layout: for each rootdir layout pytest
 knows (no ini file; pytest.ini, pyproject.toml, tox.ini, setup.cfg at a
 parent; run from a subfolder; --rootdir; -c), the ids `testmap trace`
-records are exactly what plain `pytest --collect-only -q` prints for the
-same invocation in the same folder. Then trace + scan of a folder without an
-ini file ingest into one test per id, and trace ids made from another
-rootdir than the scan's are warned about at ingest.
+records and the ids `testmap scan` gives for the same arguments are exactly
+what plain `pytest --collect-only -q` prints for the same invocation in the
+same folder. Then trace + scan of a folder without an ini file ingest into
+one test per id, and trace ids made from another rootdir than the scan's
+are warned about at ingest.
 
 The layouts' test files import torch only inside the tests, so collection
 is cheap; the runs go two at a time."""
@@ -75,6 +76,12 @@ def collect_ids(cwd, args):
     return {line for line in proc.stdout.splitlines() if "::" in line}
 
 
+def scan_ids(cwd, args):
+    python = os.environ.get("TESTMAP_PYTHON", sys.executable)
+    proc = run_testmap("scan", *args, "--format", "nodeids", "--torch-python", python, cwd=cwd)
+    return {line for line in proc.stdout.splitlines() if line}
+
+
 def trace_ids(cwd, args, out):
     proc = subprocess.run([required_env("TESTMAP_BIN"), "trace", "--out", str(out), "--", "pytest", "-q",
                            "-p", "no:cacheprovider", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
@@ -85,7 +92,8 @@ def trace_ids(cwd, args, out):
 
 @pytest.fixture(scope="module")
 def layouts(tmp_path_factory):
-    """name -> {"collect": ids, "trace": ids, "root": path, "cwd": path, "out": traces}."""
+    """name -> {"collect": ids, "trace": ids, "scan": ids, "root": path, "cwd": path,
+    "out": traces}."""
     jobs = {}
     for i, (name, (files, cwd, args)) in enumerate(LAYOUTS.items()):
         root = tmp_path_factory.mktemp(f"layout{i}")
@@ -94,20 +102,22 @@ def layouts(tmp_path_factory):
         jobs[name] = (root, root / cwd, args, root.parent / f"{root.name}-traces")
     results = {}
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        futures = {name: (pool.submit(collect_ids, cwd, args), pool.submit(trace_ids, cwd, args, out))
+        futures = {name: (pool.submit(collect_ids, cwd, args), pool.submit(trace_ids, cwd, args, out),
+                          pool.submit(scan_ids, cwd, args))
                    for name, (root, cwd, args, out) in jobs.items()}
-        for name, (collect, trace) in futures.items():
+        for name, (collect, trace, scan) in futures.items():
             root, cwd, _, out = jobs[name]
-            results[name] = {"collect": collect.result(), "trace": trace.result(), "root": root, "cwd": cwd,
-                             "out": out}
+            results[name] = {"collect": collect.result(), "trace": trace.result(), "scan": scan.result(),
+                             "root": root, "cwd": cwd, "out": out}
     return results
 
 
 @pytest.mark.parametrize("name", list(LAYOUTS))
-def test_traced_ids_are_the_collected_ids(layouts, name):
+def test_traced_and_scanned_ids_are_the_collected_ids(layouts, name):
     got = layouts[name]
     assert len(got["collect"]) == 3, got["collect"]
     assert got["trace"] == got["collect"]
+    assert got["scan"] == got["collect"]
 
 
 def test_the_layouts_give_the_ids_pytest_documents(layouts):
