@@ -20,6 +20,7 @@ namespace {
 struct IngestArgs {
   std::vector<std::string> files;
   std::string index;
+  std::string test;  // the files are TORCH_LOGS logs of this test
   std::string format = "table";
 };
 
@@ -30,12 +31,13 @@ int RunIngest(const IngestArgs& args) {
     std::cerr << "testmap ingest: reading " << args.files.size() << " input(s)...\r" << std::flush;
   // Never freed: millions of small strings take a noticeable fraction of the
   // ingest to free one by one, and the process ends right after.
-  auto& inputs = *new indexer::IngestInputs(indexer::ReadIngestInputs(args.files));
+  auto& inputs = *new indexer::IngestInputs(indexer::ReadIngestInputs(args.files, args.test));
   for (const auto& w : inputs.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
   if (progress)
     std::cerr << "testmap ingest: writing " << args.index << "...              \r" << std::flush;
   auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
   indexer::IngestSummary s = indexer::Ingest(*store, inputs);
+  for (const auto& w : s.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::cerr << std::string(60, ' ') << "\r";
   if (args.format == "json") {
@@ -44,6 +46,7 @@ int RunIngest(const IngestArgs& args) {
                         {"runs", s.runs},
                         {"scanned_tests", s.scanned_tests},
                         {"traced_tests", s.traced_tests},
+                        {"test_records", s.test_records},
                         {"edges", s.edges},
                         {"observations", s.observations},
                         {"timings", s.timings},
@@ -53,9 +56,9 @@ int RunIngest(const IngestArgs& args) {
     return kExitAnswer;
   }
   std::cout << "ingested " << s.files << " file(s) into " << args.index << ": " << s.scanned_tests
-            << " scanned tests, " << s.traced_tests << " traced test runs from " << s.runs
-            << " run(s), " << s.edges << " op-test edges (" << s.observations
-            << " dtype/device observations)";
+            << " scanned tests, " << s.traced_tests << " traced tests (" << s.test_records
+            << " test records from " << s.runs << " run(s)), " << s.edges << " op-test edges ("
+            << s.observations << " dtype/device observations)";
   if (s.timings) std::cout << ", " << s.timings << " timing records";
   std::cout << "; " << s.keys << " keys in " << std::fixed << std::setprecision(2) << seconds
             << " s\n";
@@ -77,9 +80,13 @@ void RegisterIngestCommand(CLI::App& app) {
       "  testmap scan test/ --format jsonl > tests.jsonl\n"
       "  testmap trace --out traces -- pytest test/test_ops.py\n"
       "  testmap ingest tests.jsonl traces/\n"
-      "  testmap ingest --index /data/index job-*/trace-*.jsonl");
+      "  testmap ingest --index /data/index job-*/trace-*.jsonl\n"
+      "  testmap ingest --test test_x.py::TestX::test_y run.log   # a TORCH_LOGS log of a test");
   cmd->add_option("files", args->files, "Scan JSONL files, trace shards, trace directories")
       ->required();
+  cmd->add_option("--test", args->test,
+                  "The files are TORCH_LOGS logs (aot_graphs, post_grad_graphs) of this test: "
+                  "their graphs' ops become its compile evidence (see `testmap logs parse`)");
   AddIndexOption(cmd, args->index);
   AddFormatOption(cmd, args->format, {"table", "json"});
   cmd->callback([args] {

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterScanCommand(app);
   testmap::cli::RegisterPlanCommand(app);
   testmap::cli::RegisterTraceCommand(app);
+  testmap::cli::RegisterLogsCommand(app);
   testmap::cli::RegisterIndexCommands(app);
   testmap::cli::RegisterBackendCommand(app);
   testmap::cli::RegisterMcpCommand(app);

@@ -22,11 +22,16 @@ void RegisterQueryCommand(CLI::App& app) {
       "Operators in any spelling: _scaled_mm, aten::_scaled_mm, add.Tensor, aten.add.Tensor,\n"
       "torch.ops.aten.add.Tensor; a packet (add) matches all its overloads. Several --op:\n"
       "tests running all of them (--any: any of them). Filters apply per observation:\n"
-      "--dtype bfloat16 --path compile = ran it with bfloat16 in a compiled graph.\n\n"
+      "--dtype bfloat16 --path compile = ran it with bfloat16 in a compiled graph.\n"
+      "Roles: by default only ops of the test's own code count (role test); ops run inside\n"
+      "assertEqual/assert_close (assert), make_tensor and OpInfo/ModuleInfo input functions\n"
+      "(inputs), and pytest's setup/teardown count with --role (e.g. --role test,assert, or\n"
+      "--role all: what a device must run for the test to pass).\n\n"
       "Examples:\n"
       "  testmap query --op _scaled_mm\n"
       "  pytest $(testmap query --op add --dtype bfloat16 --format nodeids)\n"
-      "  testmap query --op mm --op t --group generic --format json");
+      "  testmap query --op mm --op t --group generic --format json\n"
+      "  testmap query --op abs --role all");
   cmd->add_option("--op", args->options.ops, "Operator (repeatable)")->required();
   cmd->add_flag("--any", args->options.any, "Tests running any of the --op (default: all)");
   cmd->add_option("--dtype", args->options.dtypes,
@@ -35,6 +40,10 @@ void RegisterQueryCommand(CLI::App& app) {
                   "Only on this device (cpu, cuda, a backend name)");
   cmd->add_option("--path", args->options.path, "Only this evidence")
       ->check(CLI::IsMember({"eager", "compile", "static"}));
+  cmd->add_option("--role", args->options.roles,
+                  "Only observations in these roles: test, assert, inputs, setup, teardown "
+                  "(comma-separated or repeated), or all")
+      ->capture_default_str();
   cmd->add_option("--group", args->options.group, "One row per test or per generic test")
       ->capture_default_str()
       ->check(CLI::IsMember({"test", "generic"}));

@@ -13,6 +13,14 @@ bool IsShardFileName(std::string_view filename) {
   return filename.size() > 12 && filename.starts_with("trace-") && filename.ends_with(".jsonl");
 }
 
+std::string SignalNoteFileName(std::string_view worker) {
+  return "signal-" + std::string(worker) + ".txt";
+}
+
+bool IsSignalNoteFileName(std::string_view filename) {
+  return filename.size() > 11 && filename.starts_with("signal-") && filename.ends_with(".txt");
+}
+
 std::vector<std::string> ListShards(const std::string& dir) {
   std::vector<std::string> shards;
   std::error_code ec;

@@ -23,13 +23,19 @@ namespace dom = simdjson::dom;
 
 // The same few hundred operator and dtype spellings repeat millions of
 // times: each is parsed once. Node-based maps keep the views stable.
+struct ViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct NameCache {
   std::unordered_map<std::string, std::pair<std::string, std::string>> ops;
   std::unordered_map<std::string, std::string> dtypes;
-  std::unordered_map<std::string, std::string> strings;  // evidence, devices
+  // Evidence, devices, roles: looked up without a copy (several per op).
+  std::unordered_map<std::string, std::string, ViewHash, std::equal_to<>> strings;
 
   std::string_view Intern(std::string_view s) {
-    auto it = strings.find(std::string(s));
+    auto it = strings.find(s);
     if (it == strings.end()) it = strings.emplace(std::string(s), std::string(s)).first;
     return it->second;
   }
@@ -62,6 +68,8 @@ class LineReader {
         name = String(v, "op");
       } else if (key == "evidence") {
         out.evidence = cache_.Intern(String(v, "evidence"));
+      } else if (key == "role") {
+        out.role = cache_.Intern(String(v, "role"));
       } else if (key == "device") {
         if (!v.is_null()) out.device = cache_.Intern(String(v, "device"));
       } else if (key == "count") {
@@ -88,6 +96,8 @@ class LineReader {
     if (name.empty()) Fail("an `ops` entry without an `op` name");
     if (out.evidence != "eager" && out.evidence != "compile")
       Fail("unknown evidence `" + std::string(out.evidence) + "` for " + std::string(name));
+    if (!IsRoleName(out.role))
+      Fail("unknown role `" + std::string(out.role) + "` for " + std::string(name));
     auto it = cache_.ops.find(std::string(name));
     if (it == cache_.ops.end()) {
       auto parsed = ParseOpName(name);
@@ -110,7 +120,8 @@ class LineReader {
 
 // The `begin` of the test in flight.
 struct Pending {
-  std::string nodeid, start = "null", worker = "null";
+  std::string nodeid, start = "null", worker = "null";  // start and worker as JSON
+  std::string worker_name;
   std::optional<double> start_time;
   int line = 0;
 };
@@ -121,6 +132,7 @@ TraceTest UnfinishedTest(const Pending& p, const std::string& reason) {
   t.nodeid = p.nodeid;
   t.outcome = kCrashedOutcome;
   t.start = p.start_time;
+  t.worker = p.worker_name;
   t.unfinished = true;
   t.crash_reason = reason;
   t.outcome_json = "{\"outcome\":\"crashed\",\"duration\":null,\"crash\":{\"reason\":" +
@@ -239,7 +251,8 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
     if (type == kBeginRecord) {
       finish_pending(std::string(kUnfinishedCrashReason));
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
-      pending = Pending{std::string(test.nodeid), start_raw, worker_raw, test.start, line.number};
+      pending = Pending{std::string(test.nodeid), start_raw,  worker_raw,
+                        std::string(test.worker), test.start, line.number};
     } else if (type == kTestRecord) {
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
       if (!has_ops) lr.Fail("test record without an `ops` list");

@@ -17,14 +17,17 @@
 #include <string_view>
 #include <vector>
 
+#include "core/trace_format.h"
+
 namespace testmap::core {
 
-// One (operator, dtypes, device, evidence) observation of a test. Views
-// stay valid until ReadTrace returns.
+// One (operator, dtypes, device, evidence, role) observation of a test.
+// Views stay valid until ReadTrace returns.
 struct TraceOp {
   std::string_view packet;               // "aten::add"
   std::string_view overload;             // "Tensor"; "" for the default overload
   std::string_view evidence;             // "eager" or "compile"
+  std::string_view role = kRoleTest;     // one of kRoles; `test` in version 1 shards
   std::string_view device;               // "cpu", "cuda", a backend name; "" when none
   std::vector<std::string_view> dtypes;  // canonical names, argument order
   uint64_t count = 1;

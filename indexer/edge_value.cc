@@ -1,8 +1,10 @@
 #include "indexer/edge_value.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/errors.h"
+#include "core/trace_format.h"
 
 namespace testmap::indexer {
 
@@ -24,27 +26,32 @@ std::vector<EdgeTuple> DecodeEdge(std::string_view value) {
     if (end == std::string_view::npos) end = value.size();
     std::string_view line = value.substr(pos, end - pos);
     pos = end + 1;
-    std::string_view fields[4];
+    // Five fields; four in an index of schema 2 (no role: `test`).
+    const size_t tabs = std::count(line.begin(), line.end(), '\t');
+    if (tabs != 3 && tabs != 4) throw core::InputError("malformed edge value (missing field)");
+    std::string_view fields[5];
     size_t start = 0;
-    for (int f = 0; f < 4; ++f) {
-      size_t tab = f < 3 ? line.find('\t', start) : line.size();
-      if (tab == std::string_view::npos)
-        throw core::InputError("malformed edge value (missing field)");
+    for (size_t f = 0; f <= tabs; ++f) {
+      size_t tab = f < tabs ? line.find('\t', start) : line.size();
       fields[f] = line.substr(start, tab - start);
       start = tab + 1;
     }
     EdgeTuple t;
+    const size_t shift = tabs == 4 ? 1 : 0;
     t.evidence = fields[0];
-    t.device = fields[1];
-    for (size_t s = 0; s < fields[2].size();) {
-      size_t comma = fields[2].find(',', s);
-      if (comma == std::string_view::npos) comma = fields[2].size();
-      t.dtypes.emplace_back(fields[2].substr(s, comma - s));
+    if (shift) t.role = fields[1];
+    t.device = fields[1 + shift];
+    std::string_view dtypes = fields[2 + shift], count = fields[3 + shift];
+    for (size_t s = 0; s < dtypes.size();) {
+      size_t comma = dtypes.find(',', s);
+      if (comma == std::string_view::npos) comma = dtypes.size();
+      t.dtypes.emplace_back(dtypes.substr(s, comma - s));
       s = comma + 1;
     }
-    auto [p, ec] = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), t.count);
-    if (ec != std::errc() || p != fields[3].data() + fields[3].size() ||
-        (t.evidence != "eager" && t.evidence != "compile" && t.evidence != "static")) {
+    auto [p, ec] = std::from_chars(count.data(), count.data() + count.size(), t.count);
+    if (ec != std::errc() || p != count.data() + count.size() ||
+        (t.evidence != "eager" && t.evidence != "compile" && t.evidence != "static") ||
+        !core::IsRoleName(t.role)) {
       throw core::InputError("malformed edge value '" + std::string(line) + "'");
     }
     out.push_back(std::move(t));

@@ -1,13 +1,17 @@
 // What one op-test edge (one operator, one test, one run) observed: a list
-// of (evidence, device, dtypes, count) tuples, one per distinct way the test
-// called the operator. Kept as compact text rather than JSON because a query
-// decodes thousands of these per answer:
+// of (evidence, role, device, dtypes, count) tuples, one per distinct way the
+// test called the operator. Kept as compact text rather than JSON because a
+// query decodes thousands of these per answer:
 //
-//   TUPLE ('\n' TUPLE)*      TUPLE = EVIDENCE '\t' DEVICE '\t' DTYPES '\t' COUNT
+//   TUPLE ('\n' TUPLE)*   TUPLE = EVIDENCE '\t' ROLE '\t' DEVICE '\t' DTYPES '\t' COUNT
 //
-// EVIDENCE is `eager`, `compile` or `static`; DEVICE is empty when no tensor
-// was involved; DTYPES are canonical dtype names joined by ',' in argument
-// order (a dtype combination); COUNT is how many calls it covers.
+// EVIDENCE is `eager`, `compile` or `static`; ROLE one of core::kRoles
+// (`test`, `assert`, `inputs`, `setup`, `teardown`); DEVICE is empty when no
+// tensor was involved; DTYPES are canonical dtype names joined by ',' in
+// argument order (a dtype combination); COUNT is how many calls it covers.
+//
+// Index schema 2 wrote tuples without ROLE (four fields); they decode as
+// role `test`, what every observation of that time meant (index_layout.h).
 #pragma once
 
 #include <algorithm>
@@ -24,6 +28,7 @@ struct EdgeTuple {
   std::string device;               // "cpu", "cuda", a backend name, or ""
   std::vector<std::string> dtypes;  // one dtype combination
   uint64_t count = 0;
+  std::string role = "test";  // one of core::kRoles
 
   bool operator==(const EdgeTuple&) const = default;
   auto operator<=>(const EdgeTuple&) const = default;
@@ -34,8 +39,9 @@ struct EdgeTuple {
 std::string EncodeEdge(std::vector<EdgeTuple> tuples);
 // The same, without copying the tuples (ingestion encodes millions).
 std::string EncodeEdge(std::vector<const EdgeTuple*> tuples);
-// The same for any tuple-like type with `evidence`, `device`, `dtypes` and
-// `count` (the trace reader's core::TraceOp views, straight from the parse).
+// The same for any tuple-like type with `evidence`, `role`, `device`,
+// `dtypes` and `count` (the trace reader's core::TraceOp views, straight
+// from the parse).
 template <class Tuple>
 std::string EncodeEdgeOf(std::vector<const Tuple*> tuples);
 // Throws core::InputError on a malformed value (index verify reports it).
@@ -43,7 +49,7 @@ std::vector<EdgeTuple> DecodeEdge(std::string_view value);
 
 template <class Tuple>
 std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {
-  auto key = [](const Tuple* t) { return std::tie(t->evidence, t->device, t->dtypes); };
+  auto key = [](const Tuple* t) { return std::tie(t->evidence, t->role, t->device, t->dtypes); };
   std::sort(tuples.begin(), tuples.end(),
             [&](const Tuple* a, const Tuple* b) { return key(a) < key(b); });
   std::string out;
@@ -54,6 +60,8 @@ std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {
     const Tuple& t = *tuples[i];
     if (!out.empty()) out.push_back('\n');
     out += t.evidence;
+    out.push_back('\t');
+    out += t.role;
     out.push_back('\t');
     out += t.device;
     out.push_back('\t');

@@ -33,7 +33,16 @@ namespace testmap::indexer {
 
 // Bumped whenever a key or value encoding changes incompatibly. An index
 // written with a newer schema is refused at open, never misread.
-inline constexpr int kSchemaVersion = 2;
+//   2: timings column family.
+//   3: edge tuples carry the observation's role (edge_value.h).
+// An index of schema kOldestMigratedSchema .. kSchemaVersion - 1 is read
+// as it is and migrated in place by the first writer (IndexStore::Open with
+// OpenMode::kWrite): schema 2 -> 3 needs no rewrite, since a schema 2 tuple
+// (no role) decodes as role `test`, so the migration is the one atomic
+// write of the new version. Older ones are refused with a request to
+// re-ingest.
+inline constexpr int kSchemaVersion = 3;
+inline constexpr int kOldestMigratedSchema = 2;
 inline constexpr char kSchemaVersionKey[] = "schema_version";
 inline constexpr char kCreatedByKey[] = "created_by";
 

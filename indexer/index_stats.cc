@@ -21,6 +21,12 @@ nlohmann::json ReadIndexStats(const IndexStore& store) {
     for (const auto& x : ev) ++by_evidence[x];
     if (e.run != "static") traced_tests.insert(e.nodeid);
   });
+  // Traced: with a trace record, whether or not it dispatched anything (a
+  // skipped test), as `testmap trace` and `ingest` count.
+  store.Scan(Cf::kOutcomes, "", [&](std::string_view k, std::string_view) {
+    traced_tests.insert(std::string(SplitKey(k).front()));
+    return true;
+  });
   std::set<std::string> generic;
   store.Scan(Cf::kGeneric, "", [&](std::string_view k, std::string_view) {
     generic.insert(std::string(SplitKey(k).front()));

@@ -198,10 +198,17 @@ void RocksIndexStore::OpenExisting() {
                            "): upgrade testmap or rebuild the index");
   }
   if (v < 1) throw core::InputError(dir_ + ": invalid index schema version '" + *version + "'");
-  if (v < kSchemaVersion) {
+  if (v < kOldestMigratedSchema) {
     throw core::InputError(dir_ + ": index schema version " + *version +
                            " is older than this testmap's (" + std::to_string(kSchemaVersion) +
                            "): rebuild it with `testmap ingest`");
+  }
+  if (v < kSchemaVersion && mode_ == OpenMode::kWrite) {
+    // In place (index_layout.h): older values stay readable as they are.
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
+          "schema migration");
   }
   for (int c = 0; c < kCfCount; ++c) {
     if (!handles_[c]) {

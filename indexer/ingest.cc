@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
@@ -16,8 +17,10 @@
 
 #include "core/content_hash.h"
 #include "core/errors.h"
+#include "core/node_id.h"
 #include "core/read_file.h"
 #include "core/trace_reader.h"
+#include "indexer/torch_logs_input.h"
 #include "timings/timing_file_reader.h"
 
 namespace testmap::indexer {
@@ -34,7 +37,7 @@ struct ParsedFile {
   std::exception_ptr error;
 };
 
-ParsedFile ReadOne(const std::string& path) {
+ParsedFile ReadOne(const std::string& path, const std::string& log_test) {
   ParsedFile out;
   try {
     std::string text;
@@ -43,7 +46,17 @@ ParsedFile ReadOne(const std::string& path) {
     } catch (const std::exception& e) {
       throw core::InputError(path, 0, std::string("cannot read: ") + e.what());
     }
-    if (core::LooksLikeTrace(text)) {
+    if (!log_test.empty()) {
+      if (core::LooksLikeTrace(text) || LooksLikeScan(text))
+        throw core::InputError(path, 0,
+                               "--test takes TORCH_LOGS logs; this is a trace shard or scan "
+                               "output (ingest it without --test)");
+      out.trace = ParseTorchLogsForTest(text, path, log_test);
+      if (out.trace->runs.empty() || out.trace->tests.front().edges.empty())
+        throw core::InputError(path, 0,
+                               "no aot_graphs or post_grad_graphs graph with ATen ops in it (was "
+                               "it logged with TORCH_LOGS=aot_graphs,post_grad_graphs?)");
+    } else if (core::LooksLikeTrace(text)) {
       out.trace = ParseTrace(text, path);
     } else if (LooksLikeScan(text)) {
       out.scan = ParseScan(text, path, &out.warnings);
@@ -94,13 +107,79 @@ std::string MinimalTestRecord(const std::string& nodeid) {
   return rec.dump();
 }
 
+// Whether the index or this ingest's scans hold a scanned test of `file`.
+bool HasScannedFile(const IndexStore& store, const std::unordered_set<std::string>& scan_files,
+                    const std::string& file) {
+  if (scan_files.count(file)) return true;
+  bool found = false;
+  store.Scan(Cf::kTests, file + "::", [&](std::string_view, std::string_view value) {
+    found = value.find("\"origin\":\"scan\"") != std::string_view::npos;
+    return !found;
+  });
+  return found;
+}
+
+// Traced ids that miss the scan: where the scan knows the file under the
+// same path, some ids differ; where it knows it under a path one ends with
+// the other (`work/x/test_a.py` and `test_a.py`, or `test_a.py` and
+// `test/test_a.py`), the trace and the scan used different rootdirs, and
+// every id of the file is a duplicate.
+std::vector<std::string> JoinWarnings(const IndexStore& store, const IngestInputs& inputs,
+                                      const std::unordered_set<std::string>& scanned) {
+  std::unordered_set<std::string> scan_files;
+  for (const auto& scan : inputs.scans) {
+    for (const auto& t : scan) scan_files.insert(core::NodeId::Parse(t.nodeid).path);
+  }
+  // traced file -> (unjoined ids, an example)
+  std::map<std::string, std::pair<size_t, std::string>> missing;
+  for (const auto& trace : inputs.traces) {
+    for (const auto& t : trace.tests) {
+      if (scanned.count(t.nodeid) ||
+          store.Get(Cf::kTests, t.nodeid).value_or("").find("\"origin\":\"scan\"") !=
+              std::string::npos) {
+        continue;
+      }
+      auto& m = missing[core::NodeId::Parse(t.nodeid).path];
+      if (m.first++ == 0) m.second = t.nodeid;
+    }
+  }
+  std::vector<std::string> warnings;
+  for (const auto& [file, m] : missing) {
+    const auto& [count, example] = m;
+    if (HasScannedFile(store, scan_files, file)) {
+      warnings.push_back(std::to_string(count) + " traced test(s) of " + file +
+                         " are not in its scan (e.g. " + example + ")");
+      continue;
+    }
+    std::string other;
+    // The scan's path is a tail of the traced one: walk up the trace's path.
+    for (size_t slash = file.find('/'); other.empty() && slash != std::string::npos;
+         slash = file.find('/', slash + 1)) {
+      if (HasScannedFile(store, scan_files, file.substr(slash + 1))) other = file.substr(slash + 1);
+    }
+    // The traced path is a tail of the scan's (this ingest's scans only).
+    for (const auto& f : scan_files) {
+      if (other.empty() && f.size() > file.size() && f.ends_with("/" + file)) other = f;
+    }
+    if (!other.empty()) {
+      warnings.push_back("trace ids of " + file + " do not join the scan's ids of " + other + " (" +
+                         std::to_string(count) + " test(s), e.g. " + example +
+                         "): pytest's rootdir differed between `testmap trace` and `testmap "
+                         "scan`; run both from the same folder with the same ini file");
+    }
+  }
+  return warnings;
+}
+
 }  // namespace
 
-IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::string& log_test) {
   IngestInputs inputs;
   for (const auto& path : paths) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) {
+    if (fs::is_directory(path, ec) && !log_test.empty()) {
+      throw core::InputError(path, 0, "--test takes TORCH_LOGS log files, not a directory");
+    } else if (fs::is_directory(path, ec)) {
       std::vector<std::string> shards;
       for (const auto& entry : fs::directory_iterator(path)) {
         std::string name = entry.path().filename().string();
@@ -121,7 +200,7 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
   std::vector<ParsedFile> parsed(inputs.files.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < parsed.size();) parsed[i] = ReadOne(inputs.files[i]);
+    for (size_t i; (i = next++) < parsed.size();) parsed[i] = ReadOne(inputs.files[i], log_test);
   };
   size_t workers =
       std::min<size_t>(parsed.size(), std::max(1u, std::thread::hardware_concurrency()));
@@ -250,13 +329,16 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       }
     }
   }
-  std::unordered_set<std::string> minimal_done;
+  std::unordered_set<std::string> minimal_done, traced;
   for (const auto& trace : inputs.traces) {
     for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);
     summary.runs += trace.runs.size();
     for (const auto& t : trace.tests) {
-      ++summary.traced_tests;
-      batch.Put(Cf::kOutcomes, JoinKey({t.nodeid, t.run_id}), t.outcome_json);
+      ++summary.test_records;
+      traced.insert(t.nodeid);
+      // A TORCH_LOGS log says what a test compiled, not how it ended.
+      if (!t.outcome_json.empty())
+        batch.Put(Cf::kOutcomes, JoinKey({t.nodeid, t.run_id}), t.outcome_json);
       if (!scanned.count(t.nodeid) && !minimal_done.count(t.nodeid)) {
         minimal_done.insert(t.nodeid);
         if (!store.Get(Cf::kTests, t.nodeid))
@@ -268,6 +350,8 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       }
     }
   }
+  summary.traced_tests = traced.size();
+  if (!inputs.traces.empty()) summary.warnings = JoinWarnings(store, inputs, scanned);
   edges.op_rank = edges.ops.Compute();
   edges.test_rank = edges.tests.Compute();
   edges.run_rank = edges.runs.Compute();

@@ -37,11 +37,18 @@ struct IngestSummary {
   size_t files = 0;
   size_t runs = 0;
   size_t scanned_tests = 0;
-  size_t traced_tests = 0;  // test records (one per test and run)
+  // Distinct tests with a trace record, as `testmap trace` and `stats`
+  // count them (skipped tests and tests that dispatched nothing included),
+  // and the records they came in (one per test and run).
+  size_t traced_tests = 0;
+  size_t test_records = 0;
   size_t edges = 0;         // op-test-run edges
   size_t observations = 0;  // (evidence, device, dtypes) tuples on them
   size_t timings = 0;       // records from timing files
   size_t keys = 0;          // keys written, both directions counted
+  // Traced ids that do not join the scan's ids of the same file: pytest
+  // computed another rootdir for the trace than the scan did.
+  std::vector<std::string> warnings;
 };
 
 // Reads `paths`: trace shards (trace-*.jsonl), directories of them (as
@@ -49,7 +56,11 @@ struct IngestSummary {
 // and timing files in any format indexer/timings reads (JUnit XML,
 // .test_durations, test-times.json). Throws core::InputError naming the file (and
 // line) of anything else.
-IngestInputs ReadIngestInputs(const std::vector<std::string>& paths);
+//
+// With `log_test` set, every path is instead a TORCH_LOGS log of that test
+// (torch_logs_input.h); one without any graph is an error.
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths,
+                              const std::string& log_test = "");
 
 // Builds every key of `inputs` and commits them to `store` in one step.
 IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs);

@@ -23,7 +23,8 @@ struct TracedEdge {
 struct TracedTest {
   std::string nodeid;
   std::string run_id;
-  // {"outcome","duration","phases","start","worker","crash"?} as JSON text.
+  // {"outcome","duration","phases","start","worker","crash"?} as JSON text;
+  // empty when the input says nothing of an outcome (a TORCH_LOGS log).
   std::string outcome_json;
   std::vector<TracedEdge> edges;  // sorted by (packet, overload)
   int line = 0;

@@ -1,5 +1,6 @@
 // The dispatcher recorder behind tracer_api.h: a boxed fallback on
-// DispatchKey::Fake that counts (operator, input dtypes, device) per call.
+// DispatchKey::Fake that counts (operator, input dtypes, device, role) per
+// call.
 //
 // Why this key and not RecordFunction: RecordFunction fires for every
 // Dispatcher::call, so it reports `linear` *and* the `t`/`addmm` it
@@ -7,6 +8,15 @@
 // apart again needs per-op dispatch-table queries. A fallback one key below
 // DispatchKey::Python is, by construction, at the level a TorchDispatchMode
 // sees (see tracer_api.h), and costs nothing when the key is not included.
+//
+// Where a recorded call's time goes (benchmarks/tracer/trace_overhead.py
+// --breakdown, docs/trace-format.md): most of it is the fallback itself —
+// the dispatcher boxes the call's arguments into a Stack for a boxed
+// fallback and unboxes them again for the kernel below — which no recorder
+// at this level avoids. What is the recorder's own is kept off locks and
+// allocation: each thread counts into its own open-addressing table, so a
+// call that repeats an (op, dtypes, device, role) already seen in the test
+// is a hash, a probe and an increment.
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 #include <ATen/core/stack.h>
@@ -14,21 +24,36 @@
 #include <torch/library.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unordered_map>
+#include <tuple>
 #include <vector>
 
 #include "core/dtype_names.h"
+#include "core/trace_format.h"
 #include "tracer/tracer_api.h"
 
 namespace {
 
 constexpr c10::DispatchKey kRecorderKey = c10::DispatchKey::Fake;
+
+// How much of a recorded call this build does, for measuring where the time
+// goes (benchmarks/tracer builds the partial ones; the library is stage 3):
+//   0  the key is included, but as a fallthrough: the key set's cost alone;
+//   1  the fallback only: box, redispatch below the key, unbox;
+//   2  + the Python-exclusion check and the (dtypes, device) summary;
+//   3  + counting the call in the thread's table: what the recorder does.
+#ifndef TESTMAP_TRACER_STAGE
+#define TESTMAP_TRACER_STAGE 3
+#endif
+constexpr int kStage = TESTMAP_TRACER_STAGE;
 
 // The build identity, embedded as plain bytes so that the Python loader can
 // find it with a byte search in the .so before deciding to dlopen it.
@@ -41,36 +66,124 @@ extern "C" __attribute__((used)) const char kBuildMarker[] =
 // one call does not occur in ATen's schemas; extra ones would be dropped.
 using DtypeCode = uint64_t;
 constexpr int kMaxDtypes = 8;
+constexpr int kRoleCount = static_cast<int>(testmap::core::kRoles.size());
 
 struct CallKey {
-  const void* op;  // the OperatorDef behind an OperatorHandle: stable
-  DtypeCode dtypes;
-  int16_t device;  // c10::DeviceType, or -1 when no tensor was involved
+  const void* op = nullptr;  // the schema's name string: unique per overload, stable
+  DtypeCode dtypes = 0;
+  int16_t device = -1;  // c10::DeviceType, or -1 when no tensor was involved
+  uint8_t role = 0;     // index into core::kRoles
   bool operator==(const CallKey& o) const {
-    return op == o.op && dtypes == o.dtypes && device == o.device;
+    return op == o.op && dtypes == o.dtypes && device == o.device && role == o.role;
+  }
+  uint64_t Hash() const {
+    uint64_t h = reinterpret_cast<uintptr_t>(op) * 0x9E3779B97F4A7C15ull;
+    h ^= (dtypes + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= static_cast<uint64_t>((device + 1) | (role << 16)) * 0x165667B19E3779F9ull;
+    return h ^ (h >> 29);
   }
 };
 
-struct CallKeyHash {
-  size_t operator()(const CallKey& k) const {
-    uint64_t h = reinterpret_cast<uintptr_t>(k.op) * 0x9E3779B97F4A7C15ull;
-    h ^= k.dtypes + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
-    h ^= static_cast<uint64_t>(k.device + 1) * 0xC2B2AE3D27D4EB4Full;
-    return static_cast<size_t>(h);
+struct Entry {
+  CallKey key;
+  const c10::OperatorHandle* handle = nullptr;  // owned by the thread's table
+  uint64_t count = 0;                           // 0: empty slot
+};
+
+// One thread's calls: open addressing with linear probing, grown at 1/2
+// load. A test sees tens to a few thousand distinct keys, so it stays in
+// cache. The spin flag only ever meets another thread when `take` runs
+// while an autograd engine thread is still recording (never in practice:
+// the test is over), so taking it is one uncontended exchange.
+class ThreadTable {
+ public:
+  ThreadTable() : slots_(256) {}
+
+  void Add(const CallKey& key, const c10::OperatorHandle& op) {
+    while (busy_.exchange(true, std::memory_order_acquire)) {
+    }
+    size_t mask = slots_.size() - 1;
+    for (size_t i = key.Hash() & mask;; i = (i + 1) & mask) {
+      Entry& e = slots_[i];
+      if (e.count == 0) {
+        e.key = key;
+        handles_.push_back(std::make_unique<c10::OperatorHandle>(op));
+        e.handle = handles_.back().get();
+        e.count = 1;
+        if (++used_ * 2 > slots_.size()) Grow();
+        break;
+      }
+      if (e.key == key) {
+        ++e.count;
+        break;
+      }
+    }
+    busy_.store(false, std::memory_order_release);
   }
+
+  // Calls `fn(entry)` for every key counted since the last Drain, then
+  // forgets them.
+  template <class Fn>
+  void Drain(Fn&& fn) {
+    while (busy_.exchange(true, std::memory_order_acquire)) {
+    }
+    for (Entry& e : slots_) {
+      if (e.count) fn(e);
+      e = Entry{};
+    }
+    used_ = 0;
+    handles_.clear();
+    busy_.store(false, std::memory_order_release);
+  }
+
+ private:
+  void Grow() {
+    std::vector<Entry> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (const Entry& e : old) {
+      if (!e.count) continue;
+      size_t i = e.key.Hash() & mask;
+      while (slots_[i].count) i = (i + 1) & mask;
+      slots_[i] = e;
+    }
+  }
+
+  std::atomic<bool> busy_{false};
+  std::vector<Entry> slots_;
+  size_t used_ = 0;
+  std::vector<std::unique_ptr<c10::OperatorHandle>> handles_;
 };
 
-struct CallStats {
-  c10::OperatorHandle handle;
-  uint64_t count = 0;
-};
+// Every thread that recorded: the test's thread and the autograd engine's
+// threads its backward passes ran on. Registered once per thread.
+std::mutex registry_mutex;
+std::vector<std::shared_ptr<ThreadTable>>& Registry() {
+  static auto* tables = new std::vector<std::shared_ptr<ThreadTable>>();
+  return *tables;
+}
 
-// Calls arrive from the test's thread and from autograd engine threads at
-// the same time, so the table is shared and locked. The lock is
-// uncontended in practice (the engine runs CPU work on the caller thread)
-// and costs far less than the boxed call around it.
-std::mutex table_mutex;
-std::unordered_map<CallKey, CallStats, CallKeyHash> table;
+ThreadTable& ThisThreadTable() {
+  thread_local std::shared_ptr<ThreadTable> table = [] {
+    auto t = std::make_shared<ThreadTable>();
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    Registry().push_back(t);
+    return t;
+  }();
+  return *table;
+}
+
+// The role of the calls being made. The plugin sets it on the test's
+// thread; a thread that never set one (an autograd engine thread running
+// the test's backward while the test's thread waits in it) takes the role
+// the test's thread has now.
+thread_local int8_t thread_role = -1;
+std::atomic<uint8_t> test_thread_role{0};
+
+uint8_t CurrentRole() {
+  return thread_role >= 0 ? static_cast<uint8_t>(thread_role)
+                          : test_thread_role.load(std::memory_order_relaxed);
+}
 
 // The Python-side rule, mirrored: dtypes of tensor inputs in schema order,
 // distinct; wrapped numbers (`x + 2`) are Python scalars to a
@@ -85,11 +198,13 @@ struct Summary {
     if (!t.defined()) return;
     auto* impl = t.unsafeGetTensorImpl();
     if (impl->is_wrapped_number()) return;
-    auto code = static_cast<uint64_t>(static_cast<int>(t.scalar_type()) + 1) & 0xff;
+    auto code =
+        static_cast<uint64_t>(static_cast<int>(c10::typeMetaToScalarType(impl->dtype())) + 1) &
+        0xff;
     bool seen = false;
     for (int i = 0; i < n_dtypes; ++i) seen |= ((dtypes >> (8 * i)) & 0xff) == code;
     if (!seen && n_dtypes < kMaxDtypes) dtypes |= code << (8 * n_dtypes++);
-    auto type = static_cast<int16_t>(t.device().type());
+    auto type = static_cast<int16_t>(impl->device_type());
     if (device == -1 || (device == static_cast<int16_t>(c10::DeviceType::CPU) &&
                          type != static_cast<int16_t>(c10::DeviceType::CPU))) {
       device = type;
@@ -121,6 +236,10 @@ void RedispatchBelow(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
 
 void RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                        torch::jit::Stack* stack) {
+  if constexpr (kStage < 2) {
+    RedispatchBelow(op, keys, stack);
+    return;
+  }
   // Code that explicitly hides calls from Python dispatch (no_python_dispatch,
   // _DisableTorchDispatch, Tensor._make_subclass's internal detach) hides
   // them from a TorchDispatchMode: hide them here too.
@@ -128,26 +247,29 @@ void RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
     RedispatchBelow(op, keys, stack);
     return;
   }
-  const size_t n_args = op.schema().arguments().size();
+  const c10::FunctionSchema& schema = op.schema();
+  const size_t n_args = schema.arguments().size();
   Summary summary;
   for (auto it = stack->end() - n_args; it != stack->end(); ++it) summary.Add(*it);
   RedispatchBelow(op, keys, stack);
   if (summary.n_dtypes == 0) {
     // Factory ops (empty, arange, randn, ...): dtype and device are the
     // result's.
-    const size_t n_out = op.schema().returns().size();
+    const size_t n_out = schema.returns().size();
     for (auto it = stack->end() - n_out; it != stack->end(); ++it) summary.Add(*it);
   }
-  CallKey key{op.schema().name().data(), summary.dtypes, summary.device};
-  // The address of the schema's name string is owned by the OperatorDef and
-  // unique per operator overload for the life of the process.
-  std::lock_guard<std::mutex> lock(table_mutex);
-  auto [it, inserted] = table.try_emplace(key, CallStats{op, 0});
-  ++it->second.count;
+  if constexpr (kStage >= 3) {
+    ThisThreadTable().Add({schema.name().data(), summary.dtypes, summary.device, CurrentRole()},
+                          op);
+  }
 }
 
 TORCH_LIBRARY_IMPL(_, Fake, m) {
-  m.fallback(torch::CppFunction::makeFromBoxedFunction<&RecordingFallback>());
+  if constexpr (kStage == 0) {
+    m.fallback(torch::CppFunction::makeFallthrough());
+  } else {
+    m.fallback(torch::CppFunction::makeFromBoxedFunction<&RecordingFallback>());
+  }
 }
 
 // Per-thread recording state: enabled by the plugin, suspended (nesting)
@@ -184,34 +306,62 @@ void testmap_tracer_suspend(int on) {
   ApplyThreadState();
 }
 
+int testmap_tracer_set_role(int role) {
+  if (role < 0 || role >= kRoleCount) return -1;
+  int previous = CurrentRole();
+  thread_role = static_cast<int8_t>(role);
+  test_thread_role.store(static_cast<uint8_t>(role), std::memory_order_relaxed);
+  return previous;
+}
+
 char* testmap_tracer_take() {
-  std::unordered_map<CallKey, CallStats, CallKeyHash> taken;
+  // Merged over threads: the same key counted on the test's thread and an
+  // engine thread is one record.
+  struct Merged {
+    c10::OperatorHandle handle;
+    uint64_t count;
+  };
+  std::map<std::tuple<const void*, DtypeCode, int16_t, uint8_t>, Merged> merged;
   {
-    std::lock_guard<std::mutex> lock(table_mutex);
-    taken.swap(table);
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    for (auto& table : Registry()) {
+      table->Drain([&](const Entry& e) {
+        auto k = std::make_tuple(e.key.op, e.key.dtypes, e.key.device, e.key.role);
+        auto it = merged.find(k);
+        if (it == merged.end()) it = merged.emplace(k, Merged{*e.handle, 0}).first;
+        it->second.count += e.count;
+      });
+    }
   }
   std::vector<nlohmann::json> records;
-  records.reserve(taken.size());
-  for (const auto& [key, stats] : taken) {
-    const auto& name = stats.handle.operator_name();
+  records.reserve(merged.size());
+  for (const auto& [k, m] : merged) {
+    const auto& [op_ptr, dtype_code, device_type, role] = k;
+    const auto& name = m.handle.operator_name();
     std::string op = name.name;
     if (!name.overload_name.empty()) op += "." + name.overload_name;
     nlohmann::json dtypes = nlohmann::json::array();
     for (int i = 0; i < kMaxDtypes; ++i) {
-      int code = static_cast<int>((key.dtypes >> (8 * i)) & 0xff);
+      int code = static_cast<int>((dtype_code >> (8 * i)) & 0xff);
       if (code == 0) break;
       dtypes.push_back(DtypeName(code));
     }
     nlohmann::json device = nullptr;
-    if (key.device >= 0) {
-      device = c10::DeviceTypeName(static_cast<c10::DeviceType>(key.device), /*lower_case=*/true);
+    if (device_type >= 0) {
+      device = c10::DeviceTypeName(static_cast<c10::DeviceType>(device_type), /*lower_case=*/true);
     }
-    records.push_back({{"op", op}, {"dtypes", dtypes}, {"device", device}, {"count", stats.count}});
+    records.push_back({{"op", op},
+                       {"dtypes", dtypes},
+                       {"device", device},
+                       {"role", std::string(testmap::core::kRoles[role])},
+                       {"count", m.count}});
   }
-  std::sort(records.begin(), records.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-    return std::tie(a["op"].get_ref<const std::string&>(), a["dtypes"], a["device"]) <
-           std::tie(b["op"].get_ref<const std::string&>(), b["dtypes"], b["device"]);
-  });
+  auto order = [](const nlohmann::json& r) {
+    return std::tie(r["op"].get_ref<const std::string&>(), r["dtypes"], r["device"],
+                    r["role"].get_ref<const std::string&>());
+  };
+  std::sort(records.begin(), records.end(),
+            [&](const nlohmann::json& a, const nlohmann::json& b) { return order(a) < order(b); });
   std::string text = nlohmann::json(records).dump();
   char* out = static_cast<char*>(std::malloc(text.size() + 1));
   std::memcpy(out, text.c_str(), text.size() + 1);

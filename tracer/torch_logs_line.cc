@@ -124,12 +124,20 @@ LogLine SplitLogLine(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::string_view s = line;
   // `[rank0]:` (torch.distributed initialized).
+  std::string_view rank;
   if (s.starts_with("[rank")) {
     size_t close = s.find("]:");
-    if (close != std::string_view::npos) s.remove_prefix(close + 2);
+    if (close != std::string_view::npos) {
+      rank = s.substr(5, close - 5);
+      for (char c : rank) {
+        if (!IsDigit(c)) rank = {};
+      }
+      s.remove_prefix(close + 2);
+    }
   }
   if (GlogPrefix(s, &out) || BracketDatePrefix(s, &out)) {
     out.has_prefix = true;
+    out.rank = rank;
     out.message = s;
     return out;
   }

@@ -27,6 +27,8 @@ struct LogLine {
   // The artifact, without underscores: "aot_graphs", "post_grad_graphs";
   // empty when the prefix names none.
   std::string_view artifact;
+  // The digits of `[rankN]:` (torch.distributed); empty without one.
+  std::string_view rank;
   bool has_prefix = false;
 };
 

@@ -46,10 +46,20 @@ std::optional<TensorInfo> ParseAnnotation(std::string_view ann, bool* unknown_dt
   return info;
 }
 
-// The variables of one graph, and which graph it is.
-struct Scope {
+// One graph being read: its variables and its record in the result.
+struct Frame {
   std::unordered_map<std::string, TensorInfo> vars;
+  size_t graph = 0;  // index into TorchLogsResult::graph_list
+};
+
+// One log stream (process, compile id, artifact): the graphs open in it, the
+// innermost last (a higher-order op's subgraph is printed inside its
+// parent), and which graph kind the headers announced.
+struct Scope {
+  std::vector<Frame> frames;
   std::string graph = "graph";
+  size_t header_line = 0;  // a header waiting for its `def forward(`
+  std::string artifact, compile_id, rank, pid;
 };
 
 struct OpKey {
@@ -60,6 +70,13 @@ struct OpKey {
     return std::tie(op, dtypes, device) < std::tie(o.op, o.dtypes, o.device);
   }
 };
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
 
 class Parser {
  public:
@@ -77,6 +94,18 @@ class Parser {
       result_.ops.push_back(
           CompileOp{key.op, key.dtypes, key.device, entry.first, std::move(entry.second)});
     }
+    for (size_t g = 0; g < result_.graph_list.size(); ++g) {
+      CompileGraph& graph = result_.graph_list[g];
+      for (auto& [key, count] : graph_ops_[g]) {
+        graph.ops.push_back(CompileOp{key.op, key.dtypes, key.device, count, {graph.kind}});
+      }
+      if (!graph.complete) {
+        Diagnose(graph.line, "graph " + graph.kind +
+                                 (graph.compile_id.empty() ? "" : " [" + graph.compile_id + "]") +
+                                 " ends before its `return` (log cut short?): " +
+                                 std::to_string(graph.ops.size()) + " op(s) read");
+      }
+    }
     return std::move(result_);
   }
 
@@ -86,24 +115,52 @@ class Parser {
     // Lines without a prefix continue the last prefixed message (custom
     // TORCH_LOGS_FORMAT prefixes only a message's first line).
     if (line.has_prefix) {
-      current_scope_ = std::string(line.pid) + " " + std::string(line.compile_id) + " " +
-                       std::string(line.artifact);
+      current_scope_ = std::string(line.rank) + " " + std::string(line.pid) + " " +
+                       std::string(line.compile_id) + " " + std::string(line.artifact);
       current_artifact_ = std::string(line.artifact);
+      Scope& scope = scopes_[current_scope_];
+      if (scope.pid.empty()) {
+        scope.artifact = line.artifact;
+        std::string_view id = line.compile_id;
+        if (id.size() >= 2) id = id.substr(1, id.size() - 2);  // `[0/0]` -> `0/0`
+        scope.compile_id = id;
+        scope.rank = line.rank;
+        scope.pid = line.pid;
+      }
     }
     Scope& scope = scopes_[current_scope_];
     std::string_view msg = line.message;
-    MarkGraph(msg, scope);
+    MarkGraph(msg, scope, lineno);
     if (msg.find("def forward(") != std::string_view::npos) {
-      scope.vars.clear();
       ++result_.graphs;
+      OpenGraph(scope, scope.header_line ? scope.header_line : lineno);
+      scope.header_line = 0;
     }
     Declarations(msg, scope, lineno);
     size_t call = msg.find("torch.ops.");
     if (call != std::string_view::npos) Statement(msg, call, scope, lineno);
+    std::string_view code = Trim(msg);
+    if (!scope.frames.empty() && (code == "return" || code.starts_with("return "))) {
+      result_.graph_list[scope.frames.back().graph].complete = true;
+      scope.frames.pop_back();
+    }
+  }
+
+  void OpenGraph(Scope& scope, size_t line) {
+    CompileGraph g;
+    g.kind = scope.graph;
+    g.artifact = scope.artifact;
+    g.compile_id = scope.compile_id;
+    g.rank = scope.rank;
+    g.pid = scope.pid;
+    g.line = line;
+    scope.frames.push_back({{}, result_.graph_list.size()});
+    result_.graph_list.push_back(std::move(g));
+    graph_ops_.emplace_back();
   }
 
   // Headers name the graph the following statements belong to.
-  void MarkGraph(std::string_view msg, Scope& scope) {
+  void MarkGraph(std::string_view msg, Scope& scope, size_t lineno) {
     std::string artifact = current_artifact_;
     if (msg.find("AFTER POST GRAD") != std::string_view::npos) {
       scope.graph = "post_grad_graphs";
@@ -119,11 +176,25 @@ class Parser {
     } else if (msg.find("def forward(") != std::string_view::npos && scope.graph == "graph" &&
                !artifact.empty()) {
       scope.graph = artifact;
+      return;
+    } else {
+      return;
     }
+    scope.header_line = lineno;
   }
 
   // Every `name: "annotation"` (quoted, 2.1+) or `name: f32[...]` (older)
   // declares a variable: placeholders in signatures and statement outputs.
+  // The variables statements of `scope` read and write: the innermost open
+  // graph's, or (statements outside any `def forward`) a graph of their own.
+  Frame& Current(Scope& scope, size_t lineno) {
+    if (scope.frames.empty()) {
+      OpenGraph(scope, lineno);
+      result_.graph_list.back().complete = true;  // no `def`, so no `return` to wait for
+    }
+    return scope.frames.back();
+  }
+
   void Declarations(std::string_view msg, Scope& scope, size_t lineno) {
     size_t pos = 0;
     while ((pos = msg.find(": ", pos)) != std::string_view::npos) {
@@ -154,7 +225,8 @@ class Parser {
       bool unknown = false;
       auto info = ParseAnnotation(ann, &unknown);
       if (info) {
-        scope.vars[std::string(msg.substr(name_start, name_end - name_start))] = *info;
+        Current(scope, lineno).vars[std::string(msg.substr(name_start, name_end - name_start))] =
+            *info;
       } else if (unknown && ann.find(']') != std::string_view::npos &&
                  msg.find("torch.ops.") != std::string_view::npos) {
         Diagnose(lineno, "unknown dtype in annotation \"" + std::string(ann) + "\"");
@@ -162,7 +234,7 @@ class Parser {
     }
   }
 
-  void Statement(std::string_view msg, size_t call, const Scope& scope, size_t lineno) {
+  void Statement(std::string_view msg, size_t call, Scope& scope, size_t lineno) {
     // torch.ops.<ns>.<name>.<overload>
     size_t name_start = call + 10;
     size_t name_end = name_start;
@@ -174,7 +246,14 @@ class Parser {
                            std::string(msg.substr(call, name_end - call)) + "\"");
       return;
     }
-    if (name_end >= msg.size() || msg[name_end] != '(') {
+    if (name_end >= msg.size()) {
+      // In graph code an operator name is followed by `(`, or by `,` / `)`
+      // as an argument: a line ending in one was cut short.
+      Diagnose(lineno, "line cut short in the operator name \"" +
+                           std::string(msg.substr(call, name_end - call)) + "\"");
+      return;
+    }
+    if (msg[name_end] != '(') {
       // A reference, not a call (`torch.ops.aten.mm.default,` as a HOP argument).
       return;
     }
@@ -203,9 +282,10 @@ class Parser {
       while (k < args.size() && args[k] == ' ') ++k;
       bool kwarg_name =
           k < args.size() && args[k] == '=' && (k + 1 >= args.size() || args[k + 1] != '=');
+      const auto& vars = Current(scope, lineno).vars;
       if (!after_dot && !kwarg_name) {
-        auto it = scope.vars.find(std::string(args.substr(i, j - i)));
-        if (it != scope.vars.end()) {
+        auto it = vars.find(std::string(args.substr(i, j - i)));
+        if (it != vars.end()) {
           AddTensor(key, it->second);
           any_tensor = true;
         }
@@ -224,9 +304,11 @@ class Parser {
         }
       }
     }
+    const Frame& frame = Current(scope, lineno);
+    ++graph_ops_[frame.graph][key];
     auto& entry = ops_[key];
     ++entry.first;
-    entry.second.insert(scope.graph);
+    entry.second.insert(result_.graph_list[frame.graph].kind);
     ++result_.statements;
   }
 
@@ -274,6 +356,7 @@ class Parser {
   std::string current_scope_;
   std::string current_artifact_;
   std::map<OpKey, std::pair<uint64_t, std::set<std::string>>> ops_;
+  std::vector<std::map<OpKey, uint64_t>> graph_ops_;  // per graph_list entry
 };
 
 }  // namespace

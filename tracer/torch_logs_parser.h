@@ -12,7 +12,9 @@
 //
 // The parser never fails and never throws: logs come truncated by a crash,
 // interleaved by threads and processes, or mixed with unrelated output.
-// What cannot be read becomes a Diagnostic naming the line.
+// What cannot be read becomes a Diagnostic naming the line; every whole
+// statement is kept, and a graph the log ends inside is kept with what it
+// had and named (`complete` false, a Diagnostic at its line).
 #pragma once
 
 #include <cstdint>
@@ -37,8 +39,24 @@ struct Diagnostic {
   std::string message;
 };
 
+// One graph as the log printed it, where it printed it.
+struct CompileGraph {
+  // What the graph is: `aot_graphs.forward`, `aot_graphs.backward`,
+  // `aot_graphs.inference`, `aot_graphs.joint`, `post_grad_graphs`, the
+  // artifact alone when no header says more, `graph` when nothing does.
+  std::string kind;
+  std::string artifact;        // from the line prefix: `aot_graphs`; "" without one
+  std::string compile_id;      // `0/0`, `1/0_1` (frame/compile[_attempt]): recompiles differ
+  std::string rank;            // `[rankN]:` digits; "" outside torch.distributed
+  std::string pid;             // "" when the prefix has none
+  size_t line = 0;             // its header (`===== Forward graph 0 =====`), else `def forward(`
+  std::vector<CompileOp> ops;  // its statements, sorted; `graphs` = {kind}
+  bool complete = false;       // its `return` was read (false: the log ends inside it)
+};
+
 struct TorchLogsResult {
-  std::vector<CompileOp> ops;  // sorted by op, dtypes, device
+  std::vector<CompileOp> ops;            // over all graphs, sorted by op, dtypes, device
+  std::vector<CompileGraph> graph_list;  // in the order their headers appear
   std::vector<Diagnostic> diagnostics;
   size_t graphs = 0;      // graph headers seen (`def forward(`)
   size_t statements = 0;  // op calls parsed

@@ -76,35 +76,61 @@ int RunChild(const std::vector<std::string>& argv, const std::map<std::string, s
   return status;
 }
 
-// The arguments after `pytest` in `pytest ARGS...` or `python -m pytest ARGS...`.
-std::vector<std::string> PytestArgs(const std::vector<std::string>& command) {
+struct PytestCommand {
+  std::string python;  // the interpreter the command names ("" for `pytest`)
+  std::vector<std::string> args;
+};
+
+// `pytest ARGS...` or `PYTHON -m pytest ARGS...`.
+PytestCommand ParsePytestCommand(const std::vector<std::string>& command) {
   auto is_pytest = [](const std::string& a) {
     std::string name = fs::path(a).filename().string();
     return name == "pytest" || name == "py.test";
   };
-  if (!command.empty() && is_pytest(command[0])) return {command.begin() + 1, command.end()};
+  if (!command.empty() && is_pytest(command[0])) return {"", {command.begin() + 1, command.end()}};
   if (command.size() >= 3 && fs::path(command[0]).filename().string().starts_with("python") &&
       command[1] == "-m" && command[2] == "pytest")
-    return {command.begin() + 3, command.end()};
+    return {command[0], {command.begin() + 3, command.end()}};
   throw core::UsageError(
       "expected `testmap trace [options] -- pytest ARGS...` (or `-- python -m "
       "pytest ARGS...`)");
 }
 
-std::string ExitReason(int status, bool xdist) {
-  if (WIFSIGNALED(status))
-    return std::string("pytest was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
-           strsignal(WTERMSIG(status)) + ")";
-  std::string reason =
-      "pytest exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  // Under xdist the dying process is a worker; pytest itself exits normally.
-  return xdist ? "its xdist worker died during the test (" + reason + ")" : reason;
+std::string SignalText(int sig) {
+  return "signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+}
+
+std::string ExitReason(int status) {
+  if (WIFSIGNALED(status)) return "pytest was killed by " + SignalText(WTERMSIG(status));
+  return "pytest exited with status " +
+         std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+// Under xdist the dying process is a worker, and pytest itself exits
+// normally: the worker's own note (tracer_api.h) names its signal.
+std::string WorkerExitReason(const std::string& out, const std::string& shard, int status) {
+  std::string name = fs::path(shard).filename().string();
+  std::string worker = name.substr(6, name.size() - 6 - 6);  // trace-<worker>.jsonl
+  if (worker == "main") return ExitReason(status);           // -n 0: no workers
+  std::ifstream note(fs::path(out) / core::SignalNoteFileName(worker));
+  int sig = 0;
+  if (note >> sig && sig > 0)
+    return "its xdist worker " + worker + " was killed by " + SignalText(sig) + " during the test";
+  return "its xdist worker " + worker + " died during the test (" + ExitReason(status) + ")";
+}
+
+void RemoveSignalNotes(const std::string& out) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out, ec)) {
+    if (core::IsSignalNoteFileName(entry.path().filename().string())) fs::remove(entry.path(), ec);
+  }
 }
 
 }  // namespace
 
 TraceRunResult RunTrace(const TraceRunOptions& opt) {
-  std::vector<std::string> pytest_args = PytestArgs(opt.pytest_command);
+  PytestCommand pytest = ParsePytestCommand(opt.pytest_command);
+  const std::vector<std::string>& pytest_args = pytest.args;
   TraceRunResult result;
   std::error_code ec;
   if (fs::exists(opt.out, ec) && !fs::is_directory(opt.out, ec))
@@ -115,7 +141,10 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
   result.recorder = opt.reference ? "reference" : "cpp";
 
   fs::path exe_dir = ExecutableDir();
+  // --torch-python, else the interpreter of `PYTHON -m pytest`, else
+  // $TESTMAP_PYTHON, else the one testmap was configured with.
   std::string python = !opt.python.empty()             ? opt.python
+                       : !pytest.python.empty()        ? pytest.python
                        : std::getenv("TESTMAP_PYTHON") ? std::getenv("TESTMAP_PYTHON")
                                                        : std::string(TESTMAP_DEFAULT_PYTHON);
   std::string plugin_dir = Locate(
@@ -156,6 +185,7 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
       if (entry.path().filename().string().starts_with("torch-logs-")) fs::remove(entry.path());
     }
   }
+  RemoveSignalNotes(opt.out);  // only ever about the run that wrote them
   const char* old_path = std::getenv("PYTHONPATH");
   env["PYTHONPATH"] = plugin_dir + (old_path && *old_path ? ":" + std::string(old_path) : "");
   std::string command;
@@ -173,7 +203,7 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
     if (round > 0)
       round_argv.insert(round_argv.begin() + skip_at, "--testmap-skip-file=" + skip_file.string());
     status = RunChild(round_argv, env);
-    std::string reason = ExitReason(status, xdist);
+    std::string reason = ExitReason(status);
     result.outcomes.clear();
     result.crashed.clear();
     result.warnings.clear();
@@ -181,7 +211,8 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
     result.eager_records = result.compile_records = 0;
     result.shards = core::ListShards(opt.out);
     for (const auto& shard : result.shards) {
-      ShardSummary s = FinishShard(shard, reason);
+      ShardSummary s =
+          FinishShard(shard, xdist ? WorkerExitReason(opt.out, shard, status) : reason);
       for (const auto& [k, v] : s.outcomes) result.outcomes[k] += v;
       result.crashed.insert(result.crashed.end(), s.crashed.begin(), s.crashed.end());
       ops.insert(s.ops.begin(), s.ops.end());
@@ -195,6 +226,7 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
     // os._exit, an abort) runs again without every test already recorded,
     // the crashed one included. A round that records no new crash stops, so
     // a crash at collection cannot loop.
+    RemoveSignalNotes(opt.out);
     bool new_crash = result.crashed.size() > crashes_before;
     crashes_before = result.crashed.size();
     if (!opt.resume || xdist || !new_crash) break;

@@ -37,10 +37,26 @@ void testmap_tracer_enable(int on);
 // ignore_compile_internals() is true.
 void testmap_tracer_suspend(int on);
 
-// What was recorded since the previous take, as a JSON array of
-// {"op", "dtypes", "device", "count"} objects sorted by op, then clears it.
-// The string is owned by the caller: release it with testmap_tracer_free.
+// Sets the role of the calls the calling thread makes from now on: an index
+// into core::kRoles (0 test, 1 assert, 2 inputs, 3 setup, 4 teardown; the
+// plugin's ROLES tuple is the writer's copy). Threads that never set one
+// (autograd engine threads) record with the role last set by any thread,
+// which is the test's thread waiting in backward(). Returns the role the
+// thread had, or -1 (and changes nothing) for an index out of range.
+int testmap_tracer_set_role(int role);
+
+// What was recorded since the previous take, on every thread, as a JSON
+// array of {"op", "dtypes", "device", "role", "count"} objects sorted by op,
+// dtypes, device and role, then clears it. The string is owned by the
+// caller: release it with testmap_tracer_free.
 char* testmap_tracer_take();
 void testmap_tracer_free(char* text);
+
+// From now on, a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT)
+// first writes its number to `path` (core::SignalNoteFileName), then goes
+// on to the handler it had before, so the process dies of it as before.
+// `testmap trace` reads the note to name what killed an xdist worker.
+// Returns 0, or -1 when the path is too long or a handler cannot be set.
+int testmap_tracer_note_fatal_signals(const char* path);
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/trace_format.h"
 #include "mapper/query/yaml_emit.h"
 
 namespace testmap::query {
@@ -12,8 +13,10 @@ std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const 
   std::map<std::string, OpCoverage> ops;
   index.ForEachEdge([&](const indexer::Edge& e) {
     auto& s = ops[e.Op()];
-    s.tests.insert(e.nodeid);
+    s.tests_any_role.insert(e.nodeid);
     for (const auto& t : e.tuples) {
+      if (t.role == core::kRoleTest) s.tests.insert(e.nodeid);
+      s.tests_by_role[t.role].insert(e.nodeid);
       s.dtypes.insert(t.dtypes.begin(), t.dtypes.end());
       s.evidence.insert(t.evidence);
       if (!t.device.empty()) s.devices.insert(t.device);
@@ -26,15 +29,31 @@ std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const 
   }
   if (sort == "tests") {
     std::stable_sort(rows.begin(), rows.end(), [](const OpCoverage& a, const OpCoverage& b) {
-      return a.tests.size() > b.tests.size();
+      return std::make_pair(a.tests.size(), a.tests_any_role.size()) >
+             std::make_pair(b.tests.size(), b.tests_any_role.size());
     });
   }
   return rows;
 }
 
+namespace {
+
+std::set<std::string> RolesOf(const OpCoverage& r) {
+  std::set<std::string> roles;
+  for (const auto& [role, _] : r.tests_by_role) roles.insert(role);
+  return roles;
+}
+
+}  // namespace
+
 nlohmann::json OpCoverageJson(const OpCoverage& r) {
+  nlohmann::json by_role = nlohmann::json::object();
+  for (const auto& [role, tests] : r.tests_by_role) by_role[role] = tests.size();
   return {{"op", r.op},
           {"tests", r.tests.size()},
+          {"tests_any_role", r.tests_any_role.size()},
+          {"tests_by_role", by_role},
+          {"roles", RolesOf(r)},
           {"dtypes", r.dtypes},
           {"evidence", r.evidence},
           {"devices", r.devices}};
@@ -51,15 +70,23 @@ void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& fo
   if (format == "table") {
     size_t w = 2;
     for (const auto& r : rows) w = std::max(w, r.op.size());
-    out << "OP" << std::string(w - 2 + 2, ' ') << "TESTS  PATH            DTYPES\n";
+    auto right = [](const std::string& s, size_t width) {
+      return std::string(width - std::min(width, s.size()), ' ') + s;
+    };
+    auto left = [](const std::string& s, size_t width) {
+      return s + std::string(width - std::min(width - 1, s.size()), ' ');
+    };
+    // TESTS counts role `test` (the test's own code), ANY ROLE every role.
+    out << "OP" << std::string(w - 2 + 2, ' ')
+        << "TESTS  ANY ROLE  PATH            ROLES                         DTYPES\n";
     for (const auto& r : rows) {
-      std::string n = std::to_string(r.tests.size());
-      std::string path = join(r.evidence);
       out << r.op << std::string(w - r.op.size() + 2, ' ')
-          << std::string(5 - std::min<size_t>(5, n.size()), ' ') << n << "  " << path
-          << std::string(16 - std::min<size_t>(15, path.size()), ' ') << join(r.dtypes) << "\n";
+          << right(std::to_string(r.tests.size()), 5) << "  "
+          << right(std::to_string(r.tests_any_role.size()), 8) << "  " << left(join(r.evidence), 16)
+          << left(join(RolesOf(r)), 30) << join(r.dtypes) << "\n";
     }
-    out << rows.size() << " operators\n";
+    out << rows.size() << " operators (TESTS: in the test's own code; ANY ROLE: also in "
+        << "assertEqual, input makers, setup, teardown)\n";
     return;
   }
   json list = json::array();

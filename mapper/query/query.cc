@@ -9,6 +9,7 @@
 #include "core/device_names.h"
 #include "core/dtype_names.h"
 #include "core/errors.h"
+#include "core/trace_format.h"
 
 namespace testmap::query {
 namespace {
@@ -16,6 +17,11 @@ namespace {
 struct Filter {
   std::vector<std::string> dtypes;
   std::string device, path;
+  std::vector<std::string> roles;
+  bool PassesRole(const indexer::EdgeTuple& t) const {
+    return std::find(roles.begin(), roles.end(), t.role) != roles.end();
+  }
+  // Every filter but the role.
   bool Passes(const indexer::EdgeTuple& t) const {
     if (!path.empty() && t.evidence != path) return false;
     if (!device.empty() && t.device != device) return false;
@@ -34,6 +40,35 @@ std::string CanonicalDtypeOrThrow(const std::string& text) {
   throw core::UnknownNameError("dtype", text, core::ClosestNames(text, core::AllDtypes()));
 }
 
+std::vector<std::string> CanonicalRolesOrThrow(const std::vector<std::string>& values) {
+  std::set<std::string> wanted;
+  for (const auto& value : values) {
+    for (size_t start = 0; start <= value.size();) {
+      size_t comma = std::min(value.find(',', start), value.size());
+      std::string name = value.substr(start, comma - start);
+      start = comma + 1;
+      if (name == "all") {
+        wanted.insert(core::kRoles.begin(), core::kRoles.end());
+      } else if (core::IsRoleName(name)) {
+        wanted.insert(name);
+      } else {
+        std::vector<std::string> known(core::kRoles.begin(), core::kRoles.end());
+        known.push_back("all");
+        throw core::UnknownNameError("role", name, core::ClosestNames(name, known),
+                                     "unknown role `" + name +
+                                         "` (roles: test, assert, inputs, "
+                                         "setup, teardown, or all)");
+      }
+    }
+  }
+  if (wanted.empty()) throw core::UsageError("--role needs at least one role");
+  std::vector<std::string> roles;
+  for (auto r : core::kRoles) {
+    if (wanted.count(std::string(r))) roles.emplace_back(r);
+  }
+  return roles;
+}
+
 QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options) {
   QueryResult result;
   result.options = options;
@@ -45,24 +80,32 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   if (options.group != "test" && options.group != "generic") {
     throw core::UsageError("--group must be test or generic, not `" + options.group + "`");
   }
-  Filter filter{{}, options.device, options.path};
+  result.roles = CanonicalRolesOrThrow(options.roles);
+  Filter filter{{}, options.device, options.path, result.roles};
   for (const auto& d : options.dtypes) filter.dtypes.push_back(CanonicalDtypeOrThrow(d));
 
   // nodeid -> index into result.tests; how many of the ops each test ran.
   std::unordered_map<std::string, size_t> at;
   std::vector<size_t> hits;
+  // The same, counting every role: tests only another role would admit.
+  std::unordered_map<std::string, size_t> hits_any_role;
   std::optional<std::vector<std::string>> known;  // loaded only when needed
   std::set<std::string> devices_seen;             // for telling a typo from no match
   for (size_t i = 0; i < options.ops.size(); ++i) {
     ResolvedOp op = ParseQueryOp(options.ops[i]);
     bool any_edge = false;
-    std::unordered_map<std::string, bool> counted;  // this op, per test
+    std::unordered_map<std::string, bool> counted, counted_any_role;  // this op, per test
     index.ForEachEdgeOfOp(op.packet, op.overload, [&](const indexer::Edge& e) {
       any_edge = true;
       OpUse* use = nullptr;
       for (const auto& t : e.tuples) {
         if (!t.device.empty()) devices_seen.insert(t.device);
         if (!filter.Passes(t)) continue;
+        if (!counted_any_role[e.nodeid]) {
+          counted_any_role[e.nodeid] = true;
+          ++hits_any_role[e.nodeid];
+        }
+        if (!filter.PassesRole(t)) continue;
         if (!use) {
           auto [it, fresh] = at.emplace(e.nodeid, result.tests.size());
           if (fresh) {
@@ -80,6 +123,7 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
         use->dtypes.insert(t.dtypes);
         if (!t.device.empty()) use->devices.insert(t.device);
         use->evidence.insert(t.evidence);
+        use->roles.insert(t.role);
         use->calls += t.count;
       }
     });
@@ -102,6 +146,12 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
     known_devices.insert(known_devices.end(), devices_seen.begin(), devices_seen.end());
     throw core::UnknownNameError("device", options.device,
                                  core::ClosestNames(options.device, known_devices));
+  }
+  const size_t needed = options.any ? 1 : options.ops.size();
+  for (const auto& [nodeid, n] : hits_any_role) {
+    auto it = at.find(nodeid);
+    bool matched = it != at.end() && hits[it->second] >= needed;
+    if (n >= needed && !matched) ++result.tests_in_other_roles;
   }
   // All of the ops, unless --any: drop tests that missed one.
   if (!options.any && options.ops.size() > 1) {

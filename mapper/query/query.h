@@ -2,10 +2,14 @@
 // dtypes, on which device and path, how long they take and where they are
 // defined. Reads the index through indexer/index_reader.h.
 //
-// Filters apply to each observation (evidence, device, dtype combination):
-// a test matches an operator when one observation passes every filter, so
-// `--dtype bfloat16 --path compile` means "ran it with bfloat16 in a
-// compiled graph", not "ran it with bfloat16, and ran it compiled".
+// Filters apply to each observation (evidence, role, device, dtype
+// combination): a test matches an operator when one observation passes every
+// filter, so `--dtype bfloat16 --path compile` means "ran it with bfloat16 in
+// a compiled graph", not "ran it with bfloat16, and ran it compiled".
+//
+// Roles (core/trace_format.h): by default only observations of role `test`
+// count, the test's own code; ops that assertEqual or make_tensor ran for
+// it are asked for with `roles` (`--role assert,inputs` or `--role all`).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +31,10 @@ struct QueryOptions {
   std::vector<std::string> dtypes;  // any of these dtypes; canonical or any spelling
   std::string device;               // "" = any
   std::string path;                 // "" = any; eager | compile | static
-  std::string group = "test";       // test | generic
+  // Roles an observation must have, as the user spells them: names of
+  // core::kRoles, comma-separated lists of them, or `all`.
+  std::vector<std::string> roles = {"test"};
+  std::string group = "test";  // test | generic
   // Fill source location, timings and outcomes (not needed for nodeids).
   bool details = true;
 };
@@ -37,6 +44,7 @@ struct OpUse {
   std::set<std::vector<std::string>> dtypes;
   std::set<std::string> devices;
   std::set<std::string> evidence;
+  std::set<std::string> roles;
   uint64_t calls = 0;
   std::set<std::string> runs;
 };
@@ -61,9 +69,13 @@ struct GenericMatch {
 
 struct QueryResult {
   QueryOptions options;
+  std::vector<std::string> roles;  // the canonical roles asked for, in kRoles order
   std::vector<ResolvedOp> resolved;
   std::vector<TestMatch> tests;      // sorted by node id
   std::vector<GenericMatch> groups;  // filled for group == "generic"
+  // Tests that would match if every role counted, but not in `roles`
+  // (the hint that assertEqual's abs is not the test's abs).
+  size_t tests_in_other_roles = 0;
 };
 
 // Throws core::UnknownNameError (with suggestions) for an unknown
@@ -83,5 +95,9 @@ void RenderQuery(const QueryResult& result, const std::string& format, std::ostr
 // Canonical dtype of a user spelling, or core::UnknownNameError with the
 // closest names. Shared with `ops` and `show`.
 std::string CanonicalDtypeOrThrow(const std::string& text);
+
+// The roles of `--role` values (`test`, `assert,inputs`, `all`), in
+// core::kRoles order, or core::UnknownNameError with the closest names.
+std::vector<std::string> CanonicalRolesOrThrow(const std::vector<std::string>& values);
 
 }  // namespace testmap::query

@@ -11,6 +11,7 @@ json UseJson(const OpUse& u) {
   return {{"dtypes", dtypes},
           {"devices", u.devices},
           {"evidence", u.evidence},
+          {"roles", u.roles},
           {"calls", u.calls},
           {"runs", u.runs}};
 }
@@ -50,6 +51,7 @@ json QueryQuestionJson(const QueryResult& r) {
             {"dtypes", r.options.dtypes},
             {"device", r.options.device.empty() ? json(nullptr) : json(r.options.device)},
             {"path", r.options.path.empty() ? json(nullptr) : json(r.options.path)},
+            {"roles", r.roles},
             {"group", r.options.group}};
   return q;
 }
@@ -57,7 +59,8 @@ json QueryQuestionJson(const QueryResult& r) {
 json QueryResultJson(const QueryResult& r) {
   bool generic = r.options.group == "generic";
   json doc = {{"query", QueryQuestionJson(r)},
-              {"count", generic ? r.groups.size() : r.tests.size()}};
+              {"count", generic ? r.groups.size() : r.tests.size()},
+              {"tests_in_other_roles", r.tests_in_other_roles}};
   json items = json::array();
   if (generic) {
     for (const auto& g : r.groups) items.push_back(GenericMatchJson(g));

@@ -14,11 +14,11 @@ namespace testmap::query {
 nlohmann::json TestMatchJson(const TestMatch& match);
 // One generic test with its matched instantiations and their total time.
 nlohmann::json GenericMatchJson(const GenericMatch& group);
-// The question as resolved (canonical operators, match, filters, group).
+// The question as resolved (canonical operators, match, filters, roles, group).
 nlohmann::json QueryQuestionJson(const QueryResult& result);
 // The whole answer, exactly what `testmap query --format json` prints:
-// {query, count, tests: [...]} or, for group "generic",
-// {query, count, generic_tests: [...], tests: N}.
+// {query, count, tests_in_other_roles, tests: [...]} or, for group
+// "generic", {query, count, tests_in_other_roles, generic_tests: [...], tests: N}.
 nlohmann::json QueryResultJson(const QueryResult& result);
 
 }  // namespace testmap::query

@@ -132,6 +132,9 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
   out << r.tests.size() << (r.tests.size() == 1 ? " test" : " tests");
   if (generic) out << " (" << r.groups.size() << " generic)";
   out << " run " << OpsText(r);
+  std::string roles;
+  for (const auto& role : r.roles) roles += (roles.empty() ? "" : ",") + role;
+  out << " in role" << (r.roles.size() == 1 ? " " : "s ") << roles;
   if (!r.options.dtypes.empty() || !r.options.device.empty() || !r.options.path.empty()) {
     out << " (filtered:";
     for (const auto& d : r.options.dtypes) out << " dtype " << d;
@@ -140,6 +143,11 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
     out << ")";
   }
   out << "; " << Seconds(total) << " s in their latest runs\n";
+  if (r.tests_in_other_roles) {
+    out << r.tests_in_other_roles
+        << (r.tests_in_other_roles == 1 ? " more test runs" : " more tests run")
+        << " it only in other roles (assertEqual, make_tensor, setup...): --role all\n";
+  }
 }
 
 }  // namespace testmap::query

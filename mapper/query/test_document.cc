@@ -26,6 +26,7 @@ json OneTest(const indexer::IndexReader& index, const std::string& nodeid,
     json obs = json::array();
     for (const auto& t : e.tuples) {
       obs.push_back({{"evidence", t.evidence},
+                     {"role", t.role},
                      {"device", t.device.empty() ? json(nullptr) : json(t.device)},
                      {"dtypes", t.dtypes},
                      {"calls", t.count}});

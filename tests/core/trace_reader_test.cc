@@ -19,6 +19,7 @@ struct Collected : TraceVisitor {
   struct Test {
     std::string nodeid, outcome, crash_reason, outcome_json;
     bool unfinished;
+    std::string worker;
     std::optional<double> duration;
     std::vector<std::string> ops;
   };
@@ -35,7 +36,7 @@ struct Collected : TraceVisitor {
                     std::to_string(op.count));
     }
     tests.push_back({std::string(t.nodeid), std::string(t.outcome), t.crash_reason, t.outcome_json,
-                     t.unfinished, t.duration, ops});
+                     t.unfinished, std::string(t.worker), t.duration, ops});
   }
   void Warning(const std::string& m) override { warnings.push_back(m); }
 };
@@ -74,6 +75,39 @@ TEST(TraceReader, NormalizesOperatorAndDtypeSpellings) {
             R"({"outcome":"passed","duration":0.5,"start":1,"worker":"main","phases":{}})");
 }
 
+TEST(TraceReader, RolesAreReadAndVersionOneOpsAreTheTestsOwn) {
+  struct Roles : TraceVisitor {
+    std::vector<std::string> roles;
+    void Test(const TraceTest& t) override {
+      for (const auto& op : t.ops) roles.emplace_back(op.role);
+    }
+  };
+  const std::string test =
+      R"({"type":"test","nodeid":"t.py::a","outcome":"passed","ops":[)"
+      R"({"op":"aten::abs","dtypes":["float32"],"device":"cpu","role":"assert"},)"
+      R"({"op":"aten::view","dtypes":["float32"],"device":"cpu"},)"
+      R"({"op":"aten::ones","dtypes":["float32"],"device":"cpu","role":"setup"}]})";
+  std::string v2 = kRun;
+  v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
+  Roles read;
+  ReadTrace(v2 + "\n" + test + "\n", "s.jsonl", read);
+  EXPECT_EQ(read.roles, (std::vector<std::string>{"assert", "test", "setup"}));
+  // Version 1 knew no roles: everything is the test's own.
+  Roles v1;
+  ReadTrace(
+      kRun + "\n" +
+          R"({"type":"test","nodeid":"t.py::a","outcome":"passed","ops":[{"op":"aten::mm"}]})" +
+          "\n",
+      "s.jsonl", v1);
+  EXPECT_EQ(v1.roles, (std::vector<std::string>{"test"}));
+  EXPECT_NE(ErrorOf(v2 + "\n" +
+                    R"({"type":"test","nodeid":"a","outcome":"passed","ops":[{"op":"aten::mm",)"
+                    R"("role":"asert"}]})" +
+                    "\n")
+                .find("s.jsonl:2: unknown role `asert` for aten::mm"),
+            std::string::npos);
+}
+
 TEST(TraceReader, UnfinishedTestsAreCrashes) {
   auto c = Read(kRun + "\n" + R"({"type":"begin","nodeid":"t.py::a","worker":"gw0","time":5})" +
                     "\n" + kRun + "\n" + R"({"type":"begin","nodeid":"t.py::b"})" + "\n",
@@ -85,6 +119,7 @@ TEST(TraceReader, UnfinishedTestsAreCrashes) {
   EXPECT_EQ(c.tests[0].crash_reason, kUnfinishedCrashReason);
   EXPECT_EQ(c.tests[0].duration, std::nullopt);
   EXPECT_NE(c.tests[0].outcome_json.find(R"("start":5,"worker":"gw0")"), std::string::npos);
+  EXPECT_EQ(c.tests[0].worker, "gw0");  // the crash record `testmap trace` appends names it
   // Still running when the shard ends: the caller's reason.
   EXPECT_EQ(c.tests[1].crash_reason, "killed by signal 9");
 }

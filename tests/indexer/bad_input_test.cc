@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/trace_format.h"
 #include "indexer/index_store.h"
 #include "tests/support/command.h"
 #include "tests/support/suite_evidence.h"
@@ -79,11 +80,14 @@ TEST_F(IndexBadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
 
 TEST_F(IndexBadInputTest, NewerTraceFormatIsRefused) {
   std::string run = trace_lines_[0];
-  size_t at = run.find("\"version\":1");
+  const std::string current = "\"version\":" + std::to_string(core::kTraceFormatVersion);
+  size_t at = run.find(current);
   ASSERT_NE(at, std::string::npos);
-  run.replace(at, 11, "\"version\":2");
-  std::string path = Write("trace-v2.jsonl", run + "\n" + Join(1, 5));
-  ExpectRefused(path, path + ":1: trace format version 2 is newer than this testmap reads");
+  const std::string newer = std::to_string(core::kTraceFormatVersion + 1);
+  run.replace(at, current.size(), "\"version\":" + newer);
+  std::string path = Write("trace-newer.jsonl", run + "\n" + Join(1, 5));
+  ExpectRefused(path,
+                path + ":1: trace format version " + newer + " is newer than this testmap reads");
 }
 
 TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {

@@ -32,6 +32,19 @@ TEST(EdgeValueTest, SameObservationsSameBytesWhateverTheOrder) {
   EXPECT_EQ(EncodeEdge(a), EncodeEdge(b));
 }
 
+TEST(EdgeValueTest, RolesAreKeptApartAndSchemaTwoTuplesAreRoleTest) {
+  EdgeTuple in_assert{"eager", "cpu", {"float32"}, 2, "assert"};
+  EdgeTuple own{"eager", "cpu", {"float32"}, 1};
+  EXPECT_EQ(own.role, "test");
+  std::string value = EncodeEdge({in_assert, own});
+  EXPECT_EQ(value, "eager\tassert\tcpu\tfloat32\t2\neager\ttest\tcpu\tfloat32\t1");
+  EXPECT_EQ(DecodeEdge(value), (std::vector<EdgeTuple>{in_assert, own}));
+  // An index of schema 2 holds four fields per tuple.
+  EXPECT_EQ(DecodeEdge("eager\tcpu\tfloat32,int64\t3"),
+            (std::vector<EdgeTuple>{{"eager", "cpu", {"float32", "int64"}, 3, "test"}}));
+  EXPECT_THROW(DecodeEdge("eager\tasert\tcpu\tfloat32\t1"), core::InputError);
+}
+
 TEST(EdgeValueTest, MalformedValuesThrow) {
   EXPECT_THROW(DecodeEdge("eager\tcpu\tfloat32"), core::InputError);
   EXPECT_THROW(DecodeEdge("eager\tcpu\tfloat32\tmany"), core::InputError);

@@ -22,9 +22,13 @@ namespace {
 using nlohmann::json;
 using Ids = std::set<std::string>;
 
+// What `query` answers by default: observations of role `test` (the test's
+// own code), and, for --role, every (overload, role).
 struct Truth {
   std::map<std::string, Ids> by_overload;  // "aten::add.Tensor" -> tests
   std::map<std::string, Ids> by_packet;    // "aten::add" -> tests (incl. static)
+  std::map<std::pair<std::string, std::string>, Ids> by_op_role;  // (overload, role)
+  std::map<std::string, Ids> by_overload_any_role;
   std::map<std::pair<std::string, std::string>, Ids> by_op_path;   // (overload, evidence)
   std::map<std::pair<std::string, std::string>, Ids> by_op_dtype;  // (overload, dtype)
 };
@@ -42,6 +46,10 @@ Truth ComputeTruth(const SuiteEvidence& ev) {
     if (rec["type"] != "test") continue;
     for (const auto& op : rec["ops"]) {
       std::string name = op["op"];
+      std::string role = op.value("role", "test");
+      t.by_op_role[{name, role}].insert(rec["nodeid"].get<std::string>());
+      t.by_overload_any_role[name].insert(rec["nodeid"].get<std::string>());
+      if (role != "test") continue;
       t.by_overload[name].insert(rec["nodeid"].get<std::string>());
       t.by_packet[PacketOf(name)].insert(rec["nodeid"].get<std::string>());
       t.by_op_path[{name, op["evidence"]}].insert(rec["nodeid"].get<std::string>());
@@ -119,6 +127,84 @@ TEST_F(QueryTruthTest, PathAndDtypeFiltersMatchTheTrace) {
     std::string query = op.find('.') == std::string::npos ? op + ".default" : op;
     EXPECT_EQ(Query({"--op", query, "--dtype", dtype}), ids) << query << " " << dtype;
   }
+}
+
+TEST_F(QueryTruthTest, RolesWidenTheAnswerExactlyAsTheTraceSays) {
+  ASSERT_GT(truth_->by_op_role.size(), truth_->by_overload.size());
+  for (const auto& [op, ids] : truth_->by_overload_any_role) {
+    std::string query = op.find('.') == std::string::npos ? op + ".default" : op;
+    EXPECT_EQ(Query({"--op", query, "--role", "all"}), ids) << query;
+  }
+  size_t checked = 0;
+  for (const auto& [key, ids] : truth_->by_op_role) {
+    const auto& [op, role] = key;
+    if (op != "aten::abs" && op != "aten::eq.Tensor" && op != "aten::view" && op != "aten::ones")
+      continue;
+    EXPECT_EQ(Query({"--op", op, "--role", role}), ids) << op << " " << role;
+    ++checked;
+  }
+  EXPECT_GE(checked, 6u);
+  // Lists and repeats mean any of them.
+  Ids abs_assert_or_test = truth_->by_op_role[{"aten::abs", "assert"}];
+  for (const auto& id : truth_->by_overload["aten::abs"]) abs_assert_or_test.insert(id);
+  EXPECT_EQ(Query({"--op", "abs", "--role", "test,assert"}), abs_assert_or_test);
+  EXPECT_EQ(Query({"--op", "abs", "--role", "assert", "--role", "test"}), abs_assert_or_test);
+  // assertEqual's abs is most of abs: the default leaves it out, and says so.
+  const size_t own = truth_->by_overload["aten::abs"].size();
+  const size_t all = truth_->by_overload_any_role["aten::abs"].size();
+  EXPECT_GT(all, 3 * own + 20) << own << " " << all;
+  auto table = Testmap({"query", "--index", *index_, "--op", "abs"});
+  EXPECT_NE(table.out.find(std::to_string(own) + " tests run aten::abs in role test"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find(std::to_string(all - own) + " more tests run it only in other roles"),
+            std::string::npos)
+      << table.out;
+  auto j = json::parse(
+      Testmap({"query", "--index", *index_, "--op", "abs", "--role", "all", "--format", "json"})
+          .out);
+  EXPECT_EQ(j["query"]["roles"],
+            (std::vector<std::string>{"test", "assert", "inputs", "setup", "teardown"}));
+  std::set<std::string> roles;
+  for (const auto& t : j["tests"])
+    for (const auto& r : t["ops"]["aten::abs"]["roles"]) roles.insert(r);
+  EXPECT_TRUE(roles.count("assert") && roles.count("test"));
+}
+
+TEST_F(QueryTruthTest, UnknownRoleFailsWithSuggestions) {
+  auto r = Testmap({"query", "--index", *index_, "--op", "abs", "--role", "asert"});
+  EXPECT_EQ(r.rc, 3) << r.err;
+  EXPECT_NE(r.err.find("unknown role `asert`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean: assert"), std::string::npos) << r.err;
+}
+
+TEST_F(QueryTruthTest, ShowAndOpsCarryRoles) {
+  const Ids& view_tests = truth_->by_op_role.at({"aten::view", "test"});
+  std::string id;
+  for (const auto& t : view_tests) {
+    if (t.find("test_view_checked_with_assert_equal") != std::string::npos) id = t;
+  }
+  ASSERT_FALSE(id.empty());
+  json doc = json::parse(Testmap({"show", "--index", *index_, id}).out);
+  std::set<std::string> own, asserted;
+  for (const auto& op : doc["ops"]) {
+    for (const auto& o : op["observations"]) {
+      if (o["role"] == "test") own.insert(op["op"]);
+      if (o["role"] == "assert") asserted.insert(op["op"]);
+    }
+  }
+  EXPECT_EQ(own, (std::set<std::string>{"aten::view"}));
+  EXPECT_TRUE(asserted.count("aten::abs") && asserted.count("aten::eq.Tensor"));
+  json ops = json::parse(Testmap({"ops", "--index", *index_, "--format", "json"}).out);
+  bool seen = false;
+  for (const auto& op : ops["ops"]) {
+    if (op["op"] != "aten::abs") continue;
+    seen = true;
+    EXPECT_EQ(op["tests"], truth_->by_overload["aten::abs"].size());
+    EXPECT_EQ(op["tests_any_role"], truth_->by_overload_any_role["aten::abs"].size());
+    EXPECT_EQ(op["tests_by_role"]["assert"], (truth_->by_op_role[{"aten::abs", "assert"}].size()));
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST_F(QueryTruthTest, ScaledMmWithFloat8) {
@@ -243,8 +329,8 @@ TEST_F(QueryTruthTest, OpsListsEveryOperatorWithItsTestCount) {
   ASSERT_EQ(r.rc, 0) << r.err;
   std::map<std::string, size_t> listed;
   json doc = json::parse(r.out);
-  for (const auto& op : doc["ops"]) listed[op["op"]] = op["tests"];
-  for (const auto& [op, ids] : truth_->by_overload) {
+  for (const auto& op : doc["ops"]) listed[op["op"]] = op["tests_any_role"];
+  for (const auto& [op, ids] : truth_->by_overload_any_role) {
     EXPECT_GE(listed[op], ids.size())
         << op;  // the default overload shares its name with static evidence
   }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -94,10 +95,45 @@ TEST(TorchLogsParser, TruncatedLogsNeverCrashAndNameTheLine) {
   }
   auto r = ParseTorchLogs(
       "def forward(self, a: \"f32[4][1]cpu\"):\n"
+      "    neg: \"f32[4][1]cpu\" = torch.ops.aten.neg.default(a)\n"
       "    mm: \"f32[4][1]cpu\" = torch.ops.aten.mm.default(a, ");
-  ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_EQ(r.diagnostics[0].line, 2u);
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].line, 3u);
   EXPECT_NE(r.diagnostics[0].message.find("unterminated call to aten::mm"), std::string::npos);
+  // What was whole is kept; the graph the log ends in is named at its line.
+  EXPECT_NE(Find(r, "aten::neg", {"float32"}), nullptr);
+  ASSERT_EQ(r.graph_list.size(), 1u);
+  EXPECT_FALSE(r.graph_list[0].complete);
+  EXPECT_EQ(r.diagnostics[1].line, 1u);
+  EXPECT_NE(r.diagnostics[1].message.find("graph graph ends before its `return`"),
+            std::string::npos)
+      << r.diagnostics[1].message;
+}
+
+TEST(TorchLogsParser, EveryGraphWithItsKindCompileIdRankAndLine) {
+  auto r = ParseTorchLogs(Fixture("rank0_backward_mixed_dtypes.log"));
+  ASSERT_TRUE(r.diagnostics.empty()) << r.diagnostics[0].message;
+  std::vector<std::string> seen;
+  for (const auto& g : r.graph_list) {
+    EXPECT_TRUE(g.complete) << g.kind << " " << g.line;
+    EXPECT_EQ(g.rank, "0");
+    EXPECT_EQ(g.pid, "10862");
+    EXPECT_FALSE(g.ops.empty());
+    seen.push_back(g.kind + " " + g.compile_id);
+  }
+  // Two compiled frames (0/0: matmul+gelu with its backward, 1/0: the
+  // casts), each logged by AOT autograd and after post-grad passes.
+  EXPECT_EQ(seen, (std::vector<std::string>{"aot_graphs.forward 0/0", "aot_graphs.backward 0/0",
+                                            "post_grad_graphs 0/0", "post_grad_graphs 0/0",
+                                            "aot_graphs.forward 1/0", "post_grad_graphs 1/0"}))
+      << ::testing::PrintToString(seen);
+  // The forward graph's header is at its line in the file.
+  std::string text = Fixture("rank0_backward_mixed_dtypes.log");
+  size_t at = text.find("===== Forward graph 0 =====");
+  EXPECT_EQ(r.graph_list[0].line,
+            static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n') + 1));
+  const CompileOp& first = r.graph_list[0].ops.front();
+  EXPECT_EQ(first.graphs, (std::set<std::string>{"aot_graphs.forward"}));
 }
 
 TEST(TorchLogsParser, InterleavedProcessesKeepTheirOwnVariables) {

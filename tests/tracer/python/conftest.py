@@ -73,10 +73,22 @@ def run_testmap(*args, cwd=None, check=True):
     return proc
 
 
-def eager_set(test):
-    """(op, dtype, device) triples of a test record, eager evidence."""
+def eager_set(test, roles=None):
+    """(op, dtype, device) triples of a test record, eager evidence, in any
+    role (or in `roles`)."""
     return {
         (o["op"], d, o["device"])
+        for o in test["ops"]
+        if o["evidence"] == "eager" and (roles is None or o["role"] in roles)
+        for d in (o["dtypes"] or [None])
+    }
+
+
+def role_set(test):
+    """(op, dtype, device, role) of a test record, eager evidence: what the
+    recorders must agree on, role by role."""
+    return {
+        (o["op"], d, o["device"], o["role"])
         for o in test["ops"]
         if o["evidence"] == "eager"
         for d in (o["dtypes"] or [None])

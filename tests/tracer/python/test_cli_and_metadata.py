@@ -24,7 +24,7 @@ def test_cli_summary_and_run_metadata(tmp_path):
     assert f"1 shard(s) in {tmp_path}" in proc.stdout
     assert "tests (" in proc.stdout and "passed" in proc.stdout and "recorder cpp" in proc.stdout
     run = json.loads((tmp_path / "trace-main.jsonl").read_text().splitlines()[0])
-    assert run["type"] == "run" and run["format"] == "testmap-trace" and run["version"] == 1
+    assert run["type"] == "run" and run["format"] == "testmap-trace" and run["version"] == 2
     meta = run["metadata"]
     assert meta["torch"]["version"] == torch.__version__
     assert meta["torch"]["git_version"] == torch.version.git_version

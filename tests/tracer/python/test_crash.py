@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 
 from conftest import CASES, PLUGIN_DIR, required_env, run_testmap, run_traced
 
@@ -97,3 +98,58 @@ def test_resume_after_crash_runs_the_remaining_tests(tmp_path):
     assert sorted((r["nodeid"].split("::")[-1], r["outcome"]) for r in records) == [
         ("test_1_before", "passed"), ("test_2_abort", "crashed"), ("test_3_after", "passed")]
     assert not (tmp_path / "resume-skip.txt").exists()
+
+
+def trace_cli(out, command, flags=(), env_extra=None):
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([required_env("TESTMAP_BIN"), "trace", "--out", str(out), *flags, "--", *command],
+                          cwd=CASES, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_resume_after_crash_resumes_after_os_exit(tmp_path):
+    proc = trace_cli(tmp_path, ["pytest", "test_crash_midway.py"], ("--resume-after-crash",),
+                     {"TESTMAP_CRASH_TEST": "exit"})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "pytest exited with status 1; resuming after 2 recorded tests" in proc.stderr
+    records = [r for r in read_lines(tmp_path / "trace-main.jsonl") if r["type"] == "test"]
+    assert sorted((r["nodeid"].split("::")[-1], r["outcome"]) for r in records) == [
+        ("test_1_before", "passed"), ("test_2_abort", "crashed"), ("test_3_after", "passed")]
+    crashed = next(r for r in records if r["outcome"] == "crashed")
+    assert crashed["crash"]["reason"] == "pytest exited with status 1"
+
+
+def test_xdist_segfault_names_the_dead_worker_and_its_signal(tmp_path):
+    proc = trace_cli(tmp_path, ["pytest", "test_crash_midway.py", "-p", "no:cacheprovider", "-n", "2"],
+                     env_extra={"TESTMAP_CRASH_TEST": "segv"})
+    assert proc.returncode != 0
+    crashed = [r for shard in tmp_path.glob("trace-gw*.jsonl") for r in read_lines(shard)
+               if r["type"] == "test" and r["outcome"] == "crashed"]
+    assert len(crashed) == 1, proc.stdout + proc.stderr
+    reason = crashed[0]["crash"]["reason"]
+    worker = crashed[0]["worker"]
+    assert reason == f"its xdist worker {worker} was killed by signal 11 (Segmentation fault) during the test"
+    assert not list(tmp_path.glob("signal-*.txt"))  # read and removed by testmap trace
+
+
+def test_out_must_be_a_directory(tmp_path):
+    plain = tmp_path / "traces.jsonl"
+    plain.write_text("not a directory\n")
+    proc = trace_cli(plain, ["pytest", "test_crash_midway.py"])
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip() == f"testmap trace: error: {plain}: --out must be a directory for the trace shards"
+    assert plain.read_text() == "not a directory\n"
+
+
+def test_python_m_pytest_replaces_earlier_shards_with_a_note_unless_kept(tmp_path):
+    first = trace_cli(tmp_path, ["pytest", "test_crash_midway.py", "-p", "no:cacheprovider"])
+    assert first.returncode == 0, first.stderr
+    assert "replaced" not in first.stderr
+    # `PYTHON -m pytest`: that interpreter runs the tests.
+    second = trace_cli(tmp_path, [sys.executable, "-m", "pytest", "test_crash_midway.py", "-p", "no:cacheprovider"])
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert f"replaced 1 shard(s) of an earlier run in {tmp_path} (--keep appends instead)" in second.stderr
+    runs = [r for r in read_lines(tmp_path / "trace-main.jsonl") if r["type"] == "run"]
+    assert len(runs) == 1 and runs[0]["metadata"]["python"]["executable"] == sys.executable
+    kept = trace_cli(tmp_path, ["pytest", "test_crash_midway.py", "-p", "no:cacheprovider"], ("--keep",))
+    assert kept.returncode == 0 and "replaced" not in kept.stderr
+    assert len([r for r in read_lines(tmp_path / "trace-main.jsonl") if r["type"] == "run"]) == 2

@@ -1,6 +1,11 @@
-"""Outcomes and per-phase durations as pytest reports them."""
+"""Outcomes and per-phase durations as pytest reports them, and the counts
+every command gives for the same run."""
 
-from conftest import CASES, run_traced, traced_tests
+import json
+import subprocess
+import sys
+
+from conftest import CASES, run_testmap, run_traced, traced_tests
 
 
 def test_every_outcome_is_named(tmp_path):
@@ -20,3 +25,15 @@ def test_every_outcome_is_named(tmp_path):
     # Ops of failing tests are still recorded: what ran, ran.
     assert any(o["op"] == "aten::abs" for o in tests["test_failed"]["ops"])
     assert any(o["op"] == "aten::exp" for o in tests["test_error_in_teardown"]["ops"])
+    # One count everywhere: what pytest collects, what ingest added and what
+    # stats says, skipped tests and tests that dispatched nothing included.
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "test_outcomes.py"],
+                               cwd=CASES, capture_output=True, text=True, timeout=300).stdout
+    n = sum(1 for line in collected.splitlines() if "::" in line)
+    assert n == len(tests) == 7
+    index = tmp_path / "index"
+    ingest = json.loads(run_testmap("ingest", "--index", str(index), "--format", "json", str(tmp_path)).stdout)
+    stats = json.loads(run_testmap("stats", "--index", str(index), "--format", "json").stdout)
+    assert ingest["traced_tests"] == ingest["test_records"] == stats["traced_tests"] == stats["tests"] == n
+    assert "7 traced tests (7 test records from 1 run(s))" in run_testmap(
+        "ingest", "--index", str(tmp_path / "again"), str(tmp_path)).stdout

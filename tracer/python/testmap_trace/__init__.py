@@ -8,8 +8,10 @@ Use through `testmap trace -- pytest ...`, or directly:
 The trace format is documented in docs/trace-format.md.
 """
 
-# The writer's copy of the trace format's name and version; the one
-# definition is core/trace_format.h, and tests/tracer checks they agree.
+# The writer's copy of the trace format's name, version and roles; the one
+# definition is core/trace_format.h, and tests/tracer checks they agree. The
+# C++ recorder takes a role as its index in ROLES.
 FORMAT_NAME = "testmap-trace"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+ROLES = ("test", "assert", "inputs", "setup", "teardown")
 __version__ = "0.1.0"

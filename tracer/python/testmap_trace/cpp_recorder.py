@@ -12,6 +12,8 @@ import ctypes
 import json
 import os
 
+from . import ROLES
+
 _MARKER = b"TESTMAP_TRACER_BUILD="
 
 
@@ -70,7 +72,12 @@ class CppRecorder:
         lib.testmap_tracer_free.argtypes = [ctypes.c_void_p]
         lib.testmap_tracer_enable.argtypes = [ctypes.c_int]
         lib.testmap_tracer_suspend.argtypes = [ctypes.c_int]
+        lib.testmap_tracer_set_role.argtypes = [ctypes.c_int]
+        lib.testmap_tracer_set_role.restype = ctypes.c_int
+        lib.testmap_tracer_note_fatal_signals.argtypes = [ctypes.c_char_p]
+        lib.testmap_tracer_note_fatal_signals.restype = ctypes.c_int
         self._lib = lib
+        self._role_index = {name: i for i, name in enumerate(ROLES)}
 
     def start(self) -> None:
         self.take()  # drop anything recorded between tests
@@ -81,6 +88,13 @@ class CppRecorder:
 
     def suspend(self, on: bool) -> None:
         self._lib.testmap_tracer_suspend(1 if on else 0)
+
+    def note_fatal_signals(self, path: str) -> None:
+        """A fatal signal writes its number to `path` first (tracer_api.h)."""
+        self._lib.testmap_tracer_note_fatal_signals(os.fsencode(os.path.abspath(path)))
+
+    def set_role(self, role: str) -> None:
+        self._lib.testmap_tracer_set_role(self._role_index[role])
 
     def take(self) -> list[dict]:
         ptr = self._lib.testmap_tracer_take()

@@ -21,6 +21,13 @@ the reference sees, which is what an exact comparison needs.
 
 Each process writes its own shard, trace-<worker>.jsonl: `main` without
 xdist, `gw0`, `gw1`, ... under pytest-xdist (the controller writes none).
+
+Every recorded op carries the role it ran in (roles.py): the test's own
+code, assertEqual/assert_close, input makers, setup or teardown.
+
+Give the options with a path as one word (`--testmap-out=DIR`): pytest's
+early rootdir search takes a separate absolute value for a path argument,
+which moves the rootdir and so every node id (docs/trace-format.md).
 """
 
 from __future__ import annotations
@@ -122,6 +129,19 @@ class TracePlugin:
         self.worker = getattr(config, "workerinput", {}).get("workerid", "main")
         os.makedirs(out, exist_ok=True)
         self.recorder = _make_recorder(config)
+        if hasattr(self.recorder, "note_fatal_signals"):
+            # What killed this process, for `testmap trace` (core/trace_format.h).
+            self.recorder.note_fatal_signals(os.path.join(out, f"signal-{self.worker}.txt"))
+        from .roles import RoleTracker, RoleWrappers
+
+        self.passthrough = config.getoption("--testmap-passthrough-mode")
+        self.roles = RoleTracker([self.recorder])
+        self.role_wrappers = None
+        if self.recorder is not None:
+            # Before collection, so that test modules importing make_tensor
+            # or assert_close bind the wrappers.
+            self.role_wrappers = RoleWrappers(self.roles)
+            self.role_wrappers.install_functions()
         self.logs = None
         if config.getoption("--testmap-compile-logs"):
             from .torch_logs_capture import TorchLogsCapture
@@ -129,7 +149,7 @@ class TracePlugin:
             lib = config.getoption("--testmap-logs-lib") or os.environ.get("TESTMAP_LOGS_LIB")
             if not lib:
                 raise pytest.UsageError("--testmap-compile-logs needs --testmap-logs-lib")
-            self.logs = TorchLogsCapture(lib)
+            self.logs = TorchLogsCapture(lib, lambda: self.roles.current)
             self.raw_logs = open(os.path.join(out, f"torch-logs-{self.worker}.log"), "a", encoding="utf-8")
         self._hook_compile()
         self.shard = ShardWriter(os.path.join(out, f"trace-{self.worker}.jsonl"))
@@ -153,17 +173,25 @@ class TracePlugin:
 
             mode_pauses.install(self.recorder)
 
+    def pytest_collection_finish(self, session):
+        if self.role_wrappers is not None:
+            self.role_wrappers.install_classes()
+            self.role_wrappers.sweep_modules()
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         self.reports = {}
         start = time.time()
         self.shard.write({"type": "begin", "nodeid": item.nodeid, "worker": self.worker, "time": start})
+        if self.role_wrappers is not None:
+            self.role_wrappers.install_classes()  # modules a test imported late
         if self.logs is not None:
             self.logs.start()
+        self.roles.start()
         if self.recorder is not None:
             self.recorder.start()
         passthrough = None
-        if self.config.getoption("--testmap-passthrough-mode"):
+        if self.passthrough:
             from .reference_recorder import PassthroughMode
 
             passthrough = PassthroughMode()
@@ -177,6 +205,7 @@ class TracePlugin:
             if self.recorder is not None:
                 self.recorder.stop()
                 ops = [dict(r, evidence="eager") for r in self.recorder.take()]
+            self.roles.stop()
             record = {
                 "type": "test",
                 "nodeid": item.nodeid,
@@ -188,15 +217,40 @@ class TracePlugin:
                 "start": start,
             }
             if self.logs is not None:
-                text = self.logs.stop()
-                if text:
-                    parsed = self.logs.parse(text, item.nodeid)
+                runs = self.logs.stop()
+                if runs:
+                    parsed = self.logs.parse_runs(runs, item.nodeid)
                     record["ops"] += parsed["ops"]
                     if parsed.get("diagnostics"):
                         record["compile_diagnostics"] = parsed["diagnostics"][:20]
+                    text = "".join(t for _, t in runs)
                     self.raw_logs.write(f"### testmap test {item.nodeid}\n{text}")
                     self.raw_logs.flush()
             self.shard.write(record)
+
+    # Phases and their roles. The recorder runs from the start of setup to
+    # the end of teardown (pytest_runtest_protocol above).
+    def _in_role(self, role):
+        previous = self.roles.enter(role)
+        try:
+            return (yield)
+        finally:
+            self.roles.enter(previous)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item):
+        return (yield from self._in_role("setup"))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item):
+        from .roles import wrap_unittest_phases
+
+        wrap_unittest_phases(item, self.roles)
+        return (yield from self._in_role("test"))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        return (yield from self._in_role("teardown"))
 
     def _phases(self):
         return {

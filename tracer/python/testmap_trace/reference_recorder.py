@@ -7,7 +7,8 @@ applies the same rules, spelled in Python:
   - dtypes: distinct dtypes of tensor inputs in argument order; the
     result's when no tensor came in (factory ops);
   - device: the first non-CPU input's device type, else `cpu`; the
-    result's for factory ops; None when no tensor is involved at all.
+    result's for factory ops; None when no tensor is involved at all;
+  - role: the role current when the call was made (roles.py).
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ def _summarize(tensors):
 
 
 class _RecordingMode(TorchDispatchMode):
-    def __init__(self, table):
+    def __init__(self, table, role="test"):
         super().__init__()
         self.table = table
+        self.role = role
 
     @classmethod
     def ignore_compile_internals(cls):
@@ -47,7 +49,7 @@ class _RecordingMode(TorchDispatchMode):
         dtypes, device = _summarize(tensors)
         schema = func._schema
         op = schema.name + ("." + schema.overload_name if schema.overload_name else "")
-        key = (op, dtypes, device)
+        key = (op, dtypes, device, self.role)
         self.table[key] = self.table.get(key, 0) + 1
         return out
 
@@ -70,10 +72,11 @@ class ReferenceRecorder:
     def __init__(self):
         self._table = {}
         self._mode = None
+        self._role = "test"
 
     def start(self) -> None:
         self._table = {}
-        self._mode = _RecordingMode(self._table)
+        self._mode = _RecordingMode(self._table, self._role)
         self._mode.__enter__()
 
     def stop(self) -> None:
@@ -84,13 +87,18 @@ class ReferenceRecorder:
     def suspend(self, on: bool) -> None:
         pass  # torch itself pauses the mode around compilation
 
+    def set_role(self, role: str) -> None:
+        self._role = role
+        if self._mode is not None:
+            self._mode.role = role
+
     def take(self) -> list[dict]:
         table, self._table = self._table, {}
         if self._mode is not None:
             self._mode.table = self._table
         records = [
-            {"op": op, "dtypes": list(dtypes), "device": device, "count": count}
-            for (op, dtypes, device), count in table.items()
+            {"op": op, "dtypes": list(dtypes), "device": device, "role": role, "count": count}
+            for (op, dtypes, device, role), count in table.items()
         ]
-        records.sort(key=lambda r: (r["op"], r["dtypes"], r["device"] or ""))
+        records.sort(key=lambda r: (r["op"], r["dtypes"], r["device"] or "", r["role"]))
         return records

@@ -18,22 +18,26 @@ ARTIFACTS = ("aot_graphs", "post_grad_graphs")
 
 
 class _Collect(logging.Handler):
-    def __init__(self, formatter):
+    def __init__(self, formatter, role_of):
         super().__init__(level=logging.DEBUG)
         self.setFormatter(formatter)
-        self.lines: list[str] | None = None
+        self.role_of = role_of
+        self.lines: list[tuple[str, str]] | None = None  # (role, text)
 
     def emit(self, record):
         if self.lines is None:
             return
         try:
-            self.lines.append(self.format(record))
+            self.lines.append((self.role_of(), self.format(record)))
         except Exception:  # a log record must never fail the test
             pass
 
 
 class TorchLogsCapture:
-    def __init__(self, parser_lib: str):
+    """`role_of()` names the role current when a record is logged (a graph
+    is logged when it is compiled, during the call that compiles it)."""
+
+    def __init__(self, parser_lib: str, role_of=lambda: "test"):
         import torch
         import torch._logging
 
@@ -50,7 +54,7 @@ class TorchLogsCapture:
         formatter = next((h.formatter for h in torch_logger.handlers if h.formatter), None)
         if formatter is None:
             formatter = torch._logging._internal.TorchLogsFormatter()
-        self._handler = _Collect(formatter)
+        self._handler = _Collect(formatter, role_of)
         # torch gives each registered logger (torch, torch._functorch._aot_autograd,
         # torch._inductor, ...) its own handler and stops propagation there, so
         # an artifact record reaches exactly one of them: listen on all.
@@ -65,9 +69,37 @@ class TorchLogsCapture:
     def start(self) -> None:
         self._handler.lines = []
 
-    def stop(self) -> str:
+    def stop(self) -> list[tuple[str, str]]:
+        """The text logged since start(), as (role, text) runs of lines."""
         lines, self._handler.lines = self._handler.lines or [], None
-        return "\n".join(lines) + ("\n" if lines else "")
+        runs: list[tuple[str, list[str]]] = []
+        for role, text in lines:
+            if not runs or runs[-1][0] != role:
+                runs.append((role, []))
+            runs[-1][1].append(text)
+        return [(role, "\n".join(texts) + "\n") for role, texts in runs]
+
+    def parse_runs(self, runs: list[tuple[str, str]], source: str) -> dict:
+        """{"ops": [...], "diagnostics": [...]} for stop()'s runs, each op
+        with the role of the run it was logged in; diagnostics count lines
+        in the whole text."""
+        whole = self.parse("".join(text for _, text in runs), source)
+        if len(runs) == 1:
+            ops = whole["ops"]
+            for op in ops:
+                op["role"] = runs[0][0]
+        else:
+            merged = {}  # one record per (op, dtypes, device, role)
+            for role, text in runs:
+                for op in self.parse(text, source)["ops"]:
+                    key = (op["op"], tuple(op["dtypes"]), op["device"], role)
+                    if key in merged:
+                        merged[key]["count"] += op["count"]
+                        merged[key]["graphs"] = sorted(set(merged[key]["graphs"]) | set(op["graphs"]))
+                    else:
+                        merged[key] = dict(op, role=role)
+            ops = list(merged.values())
+        return {"ops": ops, "diagnostics": whole.get("diagnostics", [])}
 
     def parse(self, text: str, source: str) -> dict:
         """{"ops": [...], "diagnostics": [...]} from the C++ parser."""

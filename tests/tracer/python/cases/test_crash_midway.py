@@ -1,8 +1,11 @@
-"""A suite whose middle test takes its process down with os.abort().
+"""A suite whose middle test takes its process down.
 
-Harmless unless TESTMAP_CRASH_TEST=1 (then test_2 aborts).
+Harmless unless TESTMAP_CRASH_TEST is set: `1` aborts (SIGABRT), `exit`
+ends the process with os._exit(1) (no signal, no pytest summary), `segv`
+dereferences a null pointer (SIGSEGV).
 """
 
+import ctypes
 import os
 
 import torch
@@ -14,8 +17,13 @@ def test_1_before():
 
 def test_2_abort():
     torch.zeros(2).mul_(3)
-    if os.environ.get("TESTMAP_CRASH_TEST") == "1":
+    how = os.environ.get("TESTMAP_CRASH_TEST")
+    if how == "1":
         os.abort()
+    elif how == "exit":
+        os._exit(1)
+    elif how == "segv":
+        ctypes.string_at(0)
 
 
 def test_3_after():
