@@ -28,4 +28,7 @@ void RegisterOpsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterIndexCommand(CLI::App& app);
 
+// Adds `testmap admit` (which tests a backend can run) to `app`.
+void RegisterAdmitCommand(CLI::App& app);
+
 }  // namespace testmap::cli

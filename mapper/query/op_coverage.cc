@@ -4,7 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "mapper/query/yaml_emit.h"
+#include "mapper/yaml/yaml_emit.h"
 
 namespace testmap::query {
 
@@ -65,7 +65,7 @@ void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& fo
   if (format == "jsonl") {
     for (const auto& j : list) out << j.dump() << "\n";
   } else if (format == "yaml") {
-    EmitYaml({{"ops", list}}, out);
+    yaml::EmitYaml({{"ops", list}}, out);
   } else {
     out << json{{"count", list.size()}, {"ops", list}}.dump(2) << "\n";
   }

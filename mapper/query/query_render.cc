@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "mapper/query/query.h"
-#include "mapper/query/yaml_emit.h"
+#include "mapper/yaml/yaml_emit.h"
 
 namespace testmap::query {
 namespace {
@@ -150,7 +150,7 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
     if (format == "json") {
       out << doc.dump(2) << "\n";
     } else {
-      EmitYaml(doc, out);
+      yaml::EmitYaml(doc, out);
     }
     return;
   }

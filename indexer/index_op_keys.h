@@ -1,0 +1,26 @@
+// The operators an index holds edges for, as stored: (packet, overload)
+// pairs, static evidence (overload `*`) kept apart from the default
+// overload (""), one seek per operator. IndexReader::KnownOps() gives the
+// same list in canonical spelling, where the two cannot be told apart.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "indexer/index_store.h"
+
+namespace testmap::indexer {
+
+struct OpKey {
+  std::string packet;    // "aten::add"
+  std::string overload;  // "Tensor", "" (default overload), "*" (static evidence)
+
+  bool is_static() const;
+  // "aten::add.Tensor", "aten::_scaled_mm"; the packet for static evidence.
+  std::string Canonical() const;
+};
+
+// Sorted by (packet, overload).
+std::vector<OpKey> ListOpKeys(const IndexStore& store);
+
+}  // namespace testmap::indexer

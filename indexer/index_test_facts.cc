@@ -1,0 +1,89 @@
+#include "indexer/index_test_facts.h"
+
+#include <simdjson.h>
+
+#include "core/errors.h"
+#include "indexer/index_layout.h"
+
+namespace testmap::indexer {
+namespace {
+
+std::string Str(simdjson::dom::object obj, const char* key) {
+  std::string_view v;
+  return obj[key].get_string().get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
+}
+
+void ReadParams(simdjson::dom::object params, TestFacts& t) {
+  t.device = Str(params, "device");
+  t.opinfo = Str(params, "op");
+  t.op_variant = Str(params, "op_variant");
+  t.module = Str(params, "module");
+  simdjson::dom::array dtypes;
+  if (params["dtypes"].get_array().get(dtypes) == simdjson::SUCCESS) {
+    for (auto d : dtypes) {
+      std::string_view s;
+      if (d.get_string().get(s) == simdjson::SUCCESS) t.dtypes.emplace_back(s);
+    }
+  }
+  std::string rest;
+  for (auto field : params) {
+    if (field.key == "device" || field.key == "dtypes" || field.key == "op" ||
+        field.key == "op_variant" || field.key == "module")
+      continue;
+    rest += std::string(field.key) + "=" + simdjson::minify(field.value) + ";";
+  }
+  t.other_params = std::move(rest);
+}
+
+}  // namespace
+
+std::string TestFacts::ParamsWithoutDevice() const {
+  std::string key;
+  for (const auto& d : dtypes) key += d + ",";
+  return key + "|" + opinfo + "|" + op_variant + "|" + module + "|" + other_params;
+}
+
+void ForEachTestFacts(const IndexStore& store, const std::function<void(TestFacts&&)>& fn) {
+  simdjson::dom::parser parser;
+  auto outcomes = store.NewCursor(Cf::kOutcomes);
+  outcomes->Seek("");
+  std::string prefix;
+  store.Scan(Cf::kTests, "", [&](std::string_view key, std::string_view value) {
+    TestFacts t;
+    t.nodeid = key;
+    simdjson::dom::object rec;
+    if (parser.parse(value.data(), value.size()).get_object().get(rec) != simdjson::SUCCESS)
+      throw core::InputError(store.dir() + ": damaged test record of " + t.nodeid);
+    t.generic_id = Str(rec, "generic_id");
+    t.file = Str(rec, "file");
+    t.generic_class = Str(rec, "generic_class");
+    t.generic_method = Str(rec, "generic_method");
+    t.scanned = Str(rec, "origin") == "scan";
+    simdjson::dom::object params;
+    if (rec["params"].get_object().get(params) == simdjson::SUCCESS) ReadParams(params, t);
+    // Outcomes are keyed NODEID \0 RUN, in the same order as the tests.
+    prefix.assign(t.nodeid);
+    prefix.push_back('\0');
+    while (outcomes->Valid() && outcomes->key() < std::string_view(prefix)) outcomes->Next();
+    double latest = -1;
+    for (; outcomes->Valid() && outcomes->key().starts_with(prefix); outcomes->Next()) {
+      simdjson::dom::object o;
+      std::string_view v = outcomes->value();
+      if (parser.parse(v.data(), v.size()).get_object().get(o) != simdjson::SUCCESS) continue;
+      ++t.runs;
+      double start = 0, duration = 0;
+      if (o["start"].get_double().get(start) != simdjson::SUCCESS) start = 0;
+      if (start < latest) continue;
+      latest = start;
+      t.outcome = Str(o, "outcome");
+      if (o["duration"].get_double().get(duration) == simdjson::SUCCESS)
+        t.duration = duration;
+      else
+        t.duration.reset();
+    }
+    fn(std::move(t));
+    return true;
+  });
+}
+
+}  // namespace testmap::indexer
