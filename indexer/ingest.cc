@@ -30,6 +30,7 @@ struct ParsedFile {
   std::optional<TraceInput> trace;
   std::optional<std::vector<ScannedTest>> scan;
   std::optional<TimingInput> timing;
+  std::vector<std::string> warnings;  // of the scan reader
   std::exception_ptr error;
 };
 
@@ -45,7 +46,7 @@ ParsedFile ReadOne(const std::string& path) {
     if (core::LooksLikeTrace(text)) {
       out.trace = ParseTrace(text, path);
     } else if (LooksLikeScan(text)) {
-      out.scan = ParseScan(text, path);
+      out.scan = ParseScan(text, path, &out.warnings);
     } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
       throw core::InputError(path, 0, "empty file: neither a trace shard, scan output nor timings");
     } else {
@@ -135,6 +136,7 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
                              p.trace->warnings.end());
       inputs.traces.push_back(std::move(*p.trace));
     }
+    inputs.warnings.insert(inputs.warnings.end(), p.warnings.begin(), p.warnings.end());
     if (p.scan) inputs.scans.push_back(std::move(*p.scan));
     if (p.timing) inputs.timings.push_back(std::move(*p.timing));
   }

@@ -3,51 +3,47 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/jsonl_lines.h"
 
 namespace testmap::indexer {
 
 void ForEachJsonLine(const std::string& text, const std::string& path,
-                     const std::function<void(const nlohmann::json&, int, std::string_view)>& fn) {
-  size_t pos = 0;
-  int line_number = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    bool has_newline = end != std::string::npos;
-    if (!has_newline) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    nlohmann::json record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+                     const std::function<void(const nlohmann::json&, int, std::string_view)>& fn,
+                     std::vector<std::string>* warnings) {
+  bool stop = false;
+  core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
+    if (stop) return;
+    nlohmann::json record = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);
     if (record.is_discarded()) {
-      if (!has_newline) {
-        throw core::InputError(
-            path, line_number,
-            "truncated record (the line ends without a newline and is not complete "
-            "JSON: the writer was cut short)");
+      if (line.last_without_newline) {
+        // A writer cut short (a full disk, a killed `testmap scan > f`):
+        // what came before it stands.
+        if (warnings)
+          warnings->push_back(path + ":" + std::to_string(line.number) +
+                              ": last line cut short (no newline, not complete JSON): ignored");
+        stop = true;
+        return;
       }
-      std::string excerpt(line.substr(0, 60));
+      std::string excerpt(line.text.substr(0, 60));
       throw core::InputError(
-          path, line_number,
-          "corrupt record, not JSON: '" + excerpt + (line.size() > 60 ? "...'" : "'"));
+          path, line.number,
+          "corrupt record, not JSON: '" + excerpt + (line.text.size() > 60 ? "...'" : "'"));
     }
     if (!record.is_object())
-      throw core::InputError(path, line_number, "record is not a JSON object");
-    fn(record, line_number, line);
-  }
+      throw core::InputError(path, line.number, "record is not a JSON object");
+    fn(record, line.number, line.text);
+  });
 }
 
 nlohmann::json FirstJsonLine(const std::string& text) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    return nlohmann::json::parse(line, nullptr, false);
-  }
-  return nullptr;
+  nlohmann::json first;
+  bool found = false;
+  core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
+    if (found) return;
+    found = true;
+    first = nlohmann::json::parse(line.text, nullptr, false);
+  });
+  return first;
 }
 
 }  // namespace testmap::indexer

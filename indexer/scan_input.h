@@ -26,7 +26,9 @@ struct ScannedTest {
 bool LooksLikeScan(const std::string& text);
 
 // Throws core::InputError naming `path` and the line.
-std::vector<ScannedTest> ParseScan(const std::string& text, const std::string& path);
+// A last line cut short is dropped with a message in `warnings`.
+std::vector<ScannedTest> ParseScan(const std::string& text, const std::string& path,
+                                   std::vector<std::string>* warnings = nullptr);
 
 // The run id static edges are stored under: one per index, so a rescan
 // replaces (rather than adds to) what an earlier scan said of a test.
