@@ -4,62 +4,28 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/admit_options.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
-#include "cli/torch_options.h"
-#include "core/errors.h"
 #include "mapper/admit/admit_render.h"
-#include "mapper/admit/supported_input.h"
 
 namespace testmap::cli {
 namespace {
 
 struct AdmitArgs {
-  std::string supported, backend, device, dispatch_key = "PrivateUse1";
-  std::vector<std::string> ops, dtypes, new_ops;
-  std::string state, index, format, root_token = "${TORCH_ROOT}";
+  AdmitInputs in;
+  std::vector<std::string> new_ops;
+  std::string state, index, format;
   bool rank = false;
   size_t steps = 10;
-  TorchOptions torch;
 };
 
-// `privateuse1:openreg` or `openreg` -> `openreg`.
-std::string DeviceName(const std::string& device) {
-  if (device.empty()) return "";
-  size_t colon = device.find(':');
-  if (colon == std::string::npos) return device;
-  if (device.substr(0, colon) != "privateuse1")
-    throw core::UsageError(
-        "--device takes privateuse1:NAME (a PrivateUse1 backend's device), not `" + device + "`");
-  return device.substr(colon + 1);
-}
-
 int RunAdmit(AdmitArgs& a) {
-  if (a.supported.empty() && a.ops.empty())
-    throw core::UsageError("say what the backend supports: --supported FILE and/or --ops LIST");
-  admit::AdmitRequest request;
-  admit::Supported supported;
-  if (!a.supported.empty()) {
-    supported = admit::ReadSupported(a.supported, a.dispatch_key);
-    for (const auto& w : supported.warnings) std::cerr << "testmap admit: " << w.ToString() << "\n";
-    request.caps = supported.caps;
-  } else {
-    request.caps.dispatch_key = a.dispatch_key;
-    request.caps.origin = "--ops";
-  }
-  admit::AddListedOps(request.caps, a.ops);
-  if (!a.dtypes.empty()) admit::AddListedDtypes(request.caps, a.dtypes);
-  request.device = DeviceName(a.device);
-  request.caps.backend = !a.backend.empty() ? a.backend : request.device;
-  if (supported.config) request.config = &*supported.config;
-  request.root_token = a.root_token;
-  torch_snapshot::TorchSnapshot torch = LoadTorch(a.torch);
-  request.torch = &torch;
-
+  auto setup = SetUpAdmission(a.in, "admit");
   auto store = indexer::IndexStore::Open(a.index, indexer::OpenMode::kRead);
   indexer::IndexReader index(*store);
-  admit::Admission admission = admit::Admit(index, request);
+  admit::Admission admission = admit::Admit(index, setup->request);
   admit::AdmitReport report;
   report.admission = &admission;
   if (!a.state.empty()) {
@@ -94,20 +60,7 @@ void RegisterAdmitCommand(CLI::App& app) {
       "  testmap admit --ops add,mul,sub,view --dtypes float32,bfloat16 --state blocked\n"
       "  testmap admit --supported spyre.yaml --rank\n"
       "  pytest $(testmap admit --supported openreg.jsonl --new-op aten::abs --format nodeids)");
-  cmd->add_option("--supported", args->supported,
-                  "Backend records (JSONL/JSON) or a test_suite_config (YAML)");
-  cmd->add_option("--ops", args->ops,
-                  "Operators the backend supports (any spelling; packets "
-                  "mean all overloads)")
-      ->delimiter(',');
-  cmd->add_option("--dtypes", args->dtypes, "Dtypes the backend supports (the ceiling)")
-      ->delimiter(',');
-  cmd->add_option("--backend", args->backend, "The backend's name (default: the device name)");
-  cmd->add_option("--device", args->device,
-                  "privateuse1:NAME: answer for the backend's own scanned ids, joined to the "
-                  "traced ones by generic test and params");
-  cmd->add_option("--dispatch-key", args->dispatch_key, "The backend's dispatch key")
-      ->capture_default_str();
+  AddAdmitInputOptions(cmd, args->in);
   cmd->add_option("--state", args->state, "List only tests in this state")
       ->check(CLI::IsMember({"admitted", "blocked", "unknown"}));
   cmd->add_flag("--rank", args->rank,
@@ -116,12 +69,8 @@ void RegisterAdmitCommand(CLI::App& app) {
   cmd->add_option("--new-op", args->new_ops,
                   "Exactly the tests enabling these operators would admit")
       ->delimiter(',');
-  cmd->add_option("--root-token", args->root_token,
-                  "What a config's paths start with for the node ids' root")
-      ->capture_default_str();
   AddFormatOption(cmd, args->format, {"table", "json", "jsonl", "nodeids", "yaml"});
   AddIndexOption(cmd, args->index);
-  AddTorchOptions(cmd, args->torch);
   cmd->callback([args] { RunCommand("admit", [&] { return RunAdmit(*args); }); });
 }
 

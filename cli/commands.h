@@ -31,4 +31,7 @@ void RegisterIndexCommand(CLI::App& app);
 // Adds `testmap admit` (which tests a backend can run) to `app`.
 void RegisterAdmitCommand(CLI::App& app);
 
+// Adds `testmap config check|explain|generate` (test_suite_config files).
+void RegisterConfigCommand(CLI::App& app);
+
 }  // namespace testmap::cli

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterTraceCommand(app);
   testmap::cli::RegisterIndexCommands(app);
   testmap::cli::RegisterAdmitCommand(app);
+  testmap::cli::RegisterConfigCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();
     return testmap::cli::kExitUsage;

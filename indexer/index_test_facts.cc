@@ -35,7 +35,41 @@ void ReadParams(simdjson::dom::object params, TestFacts& t) {
   t.other_params = std::move(rest);
 }
 
+// Which of several outcomes of timing files speaks for a test: a failure
+// anywhere outweighs passes elsewhere, and a pass outweighs a skip.
+int OutcomeRank(const std::string& outcome) {
+  if (outcome == "failed") return 3;
+  if (outcome == "error") return 2;
+  if (outcome == "passed") return 1;
+  return 0;
+}
+
+// The record's own fields; `rec` must stay parsed while this runs.
+void ReadRecord(const IndexStore& store, simdjson::dom::parser& parser, std::string_view value,
+                TestFacts& t) {
+  simdjson::dom::object rec;
+  if (parser.parse(value.data(), value.size()).get_object().get(rec) != simdjson::SUCCESS)
+    throw core::InputError(store.dir() + ": damaged test record of " + t.nodeid);
+  t.generic_id = Str(rec, "generic_id");
+  t.file = Str(rec, "file");
+  t.generic_class = Str(rec, "generic_class");
+  t.generic_method = Str(rec, "generic_method");
+  t.scanned = Str(rec, "origin") == "scan";
+  simdjson::dom::object params;
+  if (rec["params"].get_object().get(params) == simdjson::SUCCESS) ReadParams(params, t);
+}
+
 }  // namespace
+
+std::optional<TestFacts> ReadTestFacts(const IndexStore& store, const std::string& nodeid) {
+  auto value = store.Get(Cf::kTests, nodeid);
+  if (!value) return std::nullopt;
+  simdjson::dom::parser parser;
+  TestFacts t;
+  t.nodeid = nodeid;
+  ReadRecord(store, parser, *value, t);
+  return t;
+}
 
 std::string TestFacts::ParamsWithoutDevice() const {
   std::string key;
@@ -47,20 +81,13 @@ void ForEachTestFacts(const IndexStore& store, const std::function<void(TestFact
   simdjson::dom::parser parser;
   auto outcomes = store.NewCursor(Cf::kOutcomes);
   outcomes->Seek("");
+  auto timings = store.NewCursor(Cf::kTimings);
+  timings->Seek("");
   std::string prefix;
   store.Scan(Cf::kTests, "", [&](std::string_view key, std::string_view value) {
     TestFacts t;
     t.nodeid = key;
-    simdjson::dom::object rec;
-    if (parser.parse(value.data(), value.size()).get_object().get(rec) != simdjson::SUCCESS)
-      throw core::InputError(store.dir() + ": damaged test record of " + t.nodeid);
-    t.generic_id = Str(rec, "generic_id");
-    t.file = Str(rec, "file");
-    t.generic_class = Str(rec, "generic_class");
-    t.generic_method = Str(rec, "generic_method");
-    t.scanned = Str(rec, "origin") == "scan";
-    simdjson::dom::object params;
-    if (rec["params"].get_object().get(params) == simdjson::SUCCESS) ReadParams(params, t);
+    ReadRecord(store, parser, value, t);
     // Outcomes are keyed NODEID \0 RUN, in the same order as the tests.
     prefix.assign(t.nodeid);
     prefix.push_back('\0');
@@ -80,6 +107,20 @@ void ForEachTestFacts(const IndexStore& store, const std::function<void(TestFact
         t.duration = duration;
       else
         t.duration.reset();
+    }
+    // Timing records are keyed ID \0 JOB \0 ..., ID the node id for test-level ones.
+    while (timings->Valid() && timings->key() < std::string_view(prefix)) timings->Next();
+    int worst = -1;
+    for (; timings->Valid() && timings->key().starts_with(prefix); timings->Next()) {
+      simdjson::dom::object o;
+      std::string_view v = timings->value();
+      if (parser.parse(v.data(), v.size()).get_object().get(o) != simdjson::SUCCESS) continue;
+      std::string outcome = Str(o, "outcome");
+      int rank = OutcomeRank(outcome);
+      if (rank > worst) {
+        worst = rank;
+        t.file_outcome = outcome;
+      }
     }
     fn(std::move(t));
     return true;

@@ -2,8 +2,8 @@
 // identity (node id, generic test), its parameters (device, dtypes, OpInfo,
 // ModuleInfo, other values) and its latest outcome, in one pass over the
 // `tests` and `outcomes` column families (both ordered by node id, so the
-// walk is a merge). Records parse with simdjson: a PyTorch index holds tens
-// of thousands of scan records.
+// walk is a merge), and `timings` for what timing files say of it. Records parse with simdjson: a
+// PyTorch index holds tens of thousands of scan records.
 #pragma once
 
 #include <functional>
@@ -31,11 +31,18 @@ struct TestFacts {
   std::string outcome;
   std::optional<double> duration;
   size_t runs = 0;  // outcome records
+  // What ingested timing files (JUnit XML, .test_durations) say of this
+  // node id, the worst first: failed, error, passed, skipped; "" when none.
+  std::string file_outcome;
 
   // Everything of params but the device: what joins a backend's own
   // instantiation to the CPU one that was traced.
   std::string ParamsWithoutDevice() const;
 };
+
+// One test's facts from its record alone (no outcomes): what a pytest
+// plugin needs per collected item. nullopt when the index has no record.
+std::optional<TestFacts> ReadTestFacts(const IndexStore& store, const std::string& nodeid);
 
 // Calls `fn` for every test, in node id order. Throws core::InputError for
 // a record that does not parse.

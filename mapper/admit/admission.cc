@@ -15,6 +15,9 @@ namespace {
 
 using indexer::TestFacts;
 
+// How a test did in its own runs: traces first, then timing files.
+std::string OwnOutcome(const TestFacts& t) { return t.runs > 0 ? t.outcome : t.file_outcome; }
+
 // Why a test's evidence is incomplete, or "" when it is complete: a test
 // that passed ran to its end, so every operator it needs was dispatched.
 std::string IncompleteEvidence(const TestFacts& t) {
@@ -172,6 +175,8 @@ TestAdmission Admitter::Decide(size_t i) const {
   a.outcome = t.outcome;
   a.seconds = t.duration;
   a.missing = missing_[i];
+  if (!out_.caps.backend.empty() && t.device == out_.caps.backend)
+    a.backend_outcome = OwnOutcome(t);
   a.dtype_block = config::DtypeBlock(DtypeRuleOf(t), t.dtypes, t.opinfo);
   std::string incomplete = IncompleteEvidence(t);
   a.complete_evidence = incomplete.empty();
@@ -217,6 +222,7 @@ void Admitter::AnswerForDevice(std::vector<TestAdmission>& decided) {
       a = decided[it->second];
       a.nodeid = t.nodeid;
       a.file = t.file;
+      a.backend_outcome = OwnOutcome(t);
       if (facts_[it->second].runs > 0) ++with_evidence;
     }
     answers.push_back(std::move(a));

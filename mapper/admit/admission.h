@@ -56,7 +56,12 @@ struct TestAdmission {
   // The evidence ran to the end (passed when traced): enabling the missing
   // operators would admit it.
   bool complete_evidence = false;
-  std::string outcome;            // the latest outcome of the evidence
+  std::string outcome;  // the latest outcome of the evidence
+  // How the test itself did on the backend: the latest outcome of a trace on
+  // the backend's device, else what ingested JUnit says of its node id; ""
+  // when it never ran there. Only the backend's own ids (--device), or
+  // tests whose device is the backend's name, can have one.
+  std::string backend_outcome;
   std::optional<double> seconds;  // its duration when traced
 };
 

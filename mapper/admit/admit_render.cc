@@ -180,6 +180,7 @@ json TestJson(const TestAdmission& t) {
     reasons.push_back({{"kind", "evidence"}, {"why", t.unknown_reason}});
   j["reasons"] = reasons;
   j["outcome"] = t.outcome.empty() ? json(nullptr) : json(t.outcome);
+  j["backend_outcome"] = t.backend_outcome.empty() ? json(nullptr) : json(t.backend_outcome);
   j["seconds"] = t.seconds ? json(*t.seconds) : json(nullptr);
   return j;
 }

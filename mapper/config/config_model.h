@@ -91,7 +91,8 @@ struct TestEntry {
 
 struct FileEntry {
   std::string path;  // as written: `${TORCH_ROOT}/test/test_x.py`, globs allowed
-  Mark mark;
+  Mark mark;         // the path value
+  Mark entry_mark;   // the entry's first key
   std::optional<Mode> unlisted_test_mode;  // absent: kUnlistedDefaultMode
   Mark unlisted_mark;
   std::vector<TestEntry> tests;

@@ -41,7 +41,7 @@ class Reader {
   // and keys outside `known` (a warning, an error when strict).
   template <class Fn>
   bool ForEachKey(const YAML::Node& map, const std::string& where,
-                  std::initializer_list<const char*> known, Fn fn) {
+                  const std::vector<const char*>& known, Fn fn) {
     if (!map.IsMap()) {
       Error(map, where + " must be a mapping");
       return false;
@@ -177,19 +177,22 @@ std::vector<NamedItem> Reader::Items(const YAML::Node& n, const std::string& whe
     if (entry.IsScalar()) {
       item.name = entry.Scalar();  // the framework accepts bare names too
     } else {
-      std::initializer_list<const char*> known =
-          kind == ItemKind::kDtype ? std::initializer_list<const char*>{"name", "description",
-                                                                        "precision", "force_xfail"}
-          : kind == ItemKind::kFunction
-              ? std::initializer_list<const char*>{"name", "description"}
-              : std::initializer_list<const char*>{"name",   "description", "force_xfail",
-                                                   "dtypes", "tags",        "sample_inputs_func"};
+      // Arrays with static storage: an initializer_list chosen by a
+      // conditional would point at temporaries.
+      static const std::vector<const char*> kDtypeKeys = {"name", "description", "precision",
+                                                          "force_xfail"};
+      static const std::vector<const char*> kFunctionKeys = {"name", "description"};
+      static const std::vector<const char*> kOpKeys = {
+          "name", "description", "force_xfail", "dtypes", "tags", "sample_inputs_func"};
+      const std::vector<const char*>& known = kind == ItemKind::kDtype      ? kDtypeKeys
+                                              : kind == ItemKind::kFunction ? kFunctionKeys
+                                                                            : kOpKeys;
       bool has_name = false;
       ForEachKey(entry, "an entry of " + where, known,
                  [&](const std::string& key, const YAML::Node& v, const YAML::Node&) {
                    if (key == "name") {
                      has_name = String(v, where + ".name", item.name);
-                     name_node = v;
+                     name_node.reset(v);  // rebinds; `=` would assign into the document
                      item.mark = MarkOf(v);
                    } else if (key == "description") {
                      String(v, where + ".description", item.description);
@@ -312,7 +315,7 @@ void Reader::TestOf(const YAML::Node& n, TestEntry& entry) {
 }
 
 void Reader::FileOf(const YAML::Node& n, FileEntry& file) {
-  file.mark = MarkOf(n);
+  file.mark = file.entry_mark = MarkOf(n);
   bool has_path = false;
   ForEachKey(n, "a file entry", {"path", "unlisted_test_mode", "tests"},
              [&](const std::string& key, const YAML::Node& v, const YAML::Node&) {

@@ -189,6 +189,28 @@ DtypeRule ConfigRules::DtypeRuleFor(const TestEntry* entry) const {
   return rule;
 }
 
+std::string ConfigRules::SkipRule(const TestEntry* entry, const TestFacts& test) const {
+  if (std::string why = DtypeBlock(DtypeRuleFor(entry), test.dtypes, test.opinfo); !why.empty())
+    return why;
+  const Global& global = config_.global;
+  if (!test.opinfo.empty()) {
+    if (entry && Contains(entry->edits.ops.exclude, test.opinfo))
+      return "OpInfo " + test.opinfo + " is excluded by edits.ops.exclude";
+    bool included = entry && Contains(entry->edits.ops.include, test.opinfo);
+    if (global.supported_ops && !included && !Find(global.supported_ops, test.opinfo))
+      return "OpInfo " + test.opinfo + " is not in global.supported_ops";
+  }
+  if (!test.module.empty()) {
+    if (entry && FindModule(entry->edits.modules.exclude, test.module))
+      return "module " + test.module + " is excluded by edits.modules.exclude";
+    bool included = entry && FindModule(entry->edits.modules.include, test.module);
+    if (global.supported_modules && !included &&
+        !FindModule(*global.supported_modules, test.module))
+      return "module " + test.module + " is not in global.supported_modules";
+  }
+  return "";
+}
+
 Decision ConfigRules::Decide(const TestFacts& test) const {
   Decision d;
   d.file = FileFor(test.file);
@@ -207,38 +229,12 @@ Decision ConfigRules::Decide(const TestFacts& test) const {
                    ") of " + d.file->path;
   }
   if (d.mode == Mode::kSkip) return d;
-  const Global& global = config_.global;
-  auto skip = [&](std::string why) {
+  if (std::string why = SkipRule(d.entry, test); !why.empty()) {
     d.mode = Mode::kSkip;
     d.rule = std::move(why);
-  };
-  if (std::string why = DtypeBlock(DtypeRuleFor(d.entry), test.dtypes, test.opinfo); !why.empty()) {
-    skip(why);
     return d;
   }
-  if (!test.opinfo.empty()) {
-    bool included = d.entry && Contains(d.entry->edits.ops.include, test.opinfo);
-    if (d.entry && Contains(d.entry->edits.ops.exclude, test.opinfo)) {
-      skip("OpInfo " + test.opinfo + " is excluded by edits.ops.exclude");
-      return d;
-    }
-    if (global.supported_ops && !included && !Find(global.supported_ops, test.opinfo)) {
-      skip("OpInfo " + test.opinfo + " is not in global.supported_ops");
-      return d;
-    }
-  }
-  if (!test.module.empty()) {
-    bool included = d.entry && FindModule(d.entry->edits.modules.include, test.module);
-    if (d.entry && FindModule(d.entry->edits.modules.exclude, test.module)) {
-      skip("module " + test.module + " is excluded by edits.modules.exclude");
-      return d;
-    }
-    if (global.supported_modules && !included &&
-        !FindModule(*global.supported_modules, test.module)) {
-      skip("module " + test.module + " is not in global.supported_modules");
-      return d;
-    }
-  }
+  const Global& global = config_.global;
   if (d.mode == Mode::kMandatorySuccess) {
     auto flip = [&](const std::string& why) {
       d.mode = Mode::kXfail;

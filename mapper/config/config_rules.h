@@ -78,6 +78,9 @@ class ConfigRules {
   // the name that matched.
   const TestEntry* EntryFor(const FileEntry& file, const std::string& method,
                             const TestName** matched = nullptr) const;
+  // Step 4's skips for a test of `entry` (null: unlisted): why the dtype
+  // rule or an OpInfo/ModuleInfo filter skips it, or "".
+  std::string SkipRule(const TestEntry* entry, const TestFacts& test) const;
   // The dtype rule for a test of `entry` (null: unlisted).
   DtypeRule DtypeRuleFor(const TestEntry* entry) const;
   // Whether a (file entry's) path matches `file`.
