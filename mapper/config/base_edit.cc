@@ -70,7 +70,11 @@ struct Splice {
   std::string text;
 };
 
-std::string EntryName(const GeneratedEntry& e) { return e.name.substr(e.name.find("::") + 2); }
+std::string Names(const GeneratedEntry& e) {
+  std::string s;
+  for (const auto& n : e.names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
 
 }  // namespace
 
@@ -83,11 +87,10 @@ BaseEdit EditBase(const std::string& base_text, const Config& base,
   Lines lines(out.text);
   ConfigRules rules(base, root_token);
   std::vector<Splice> splices;
-  // Instantiations per (file, generic `Class::method`), for comparing modes.
+  // Instantiations per (file, generic method), for comparing modes.
   std::map<std::pair<std::string, std::string>, std::vector<const admit::TestAdmission*>> tests;
   for (const auto& t : admission.tests)
-    if (!t.generic_class.empty())
-      tests[{t.file, t.generic_class + "::" + t.generic_method}].push_back(&t);
+    if (!t.generic_class.empty()) tests[{t.file, t.generic_method}].push_back(&t);
 
   auto place_error = [&](const Mark& m, const std::string& what) {
     return core::InputError(base.path + ":" + std::to_string(m.line) + ":" +
@@ -106,10 +109,10 @@ BaseEdit EditBase(const std::string& base_text, const Config& base,
     std::vector<const GeneratedEntry*> appended;
     for (const auto& ge : gf.entries) {
       const TestName* matched = nullptr;
-      const TestEntry* be = rules.EntryFor(*bf, EntryName(ge), &matched);
+      const TestEntry* be = rules.EntryFor(*bf, ge.method, &matched);
       if (!be) {
         appended.push_back(&ge);
-        out.changes.push_back("added " + ge.name + ": " + ModeName(ge.mode) + " (" +
+        out.changes.push_back("added " + Names(ge) + ": " + ModeName(ge.mode) + " (" +
                               (ge.comment.empty() ? "" : ge.comment.front()) + ")");
         continue;
       }
@@ -117,7 +120,7 @@ BaseEdit EditBase(const std::string& base_text, const Config& base,
       // mode the evidence gives it.
       bool agrees = true;
       std::string was;
-      for (const auto* t : tests[{gf.file, ge.name}]) {
+      for (const auto* t : tests[{gf.file, ge.method}]) {
         if (t->state == admit::State::kUnknown) continue;
         Decision d = rules.Decide({t->file, t->generic_method, t->dtypes, t->opinfo, t->module});
         auto it = generated.intended.find(t->nodeid);
@@ -128,15 +131,15 @@ BaseEdit EditBase(const std::string& base_text, const Config& base,
       if (agrees) continue;
       std::string because = ge.comment.empty() ? "" : " (" + ge.comment.front() + ")";
       int dash = lines.DashAt(be->mark);
-      if (be->names.size() != 1 || matched->pattern || dash < 0) {
-        out.changes.push_back("kept " + ge.name + " at " + base.path + ":" +
+      if (be->names.size() != ge.names.size() || matched->pattern || dash < 0) {
+        out.changes.push_back("kept " + Names(ge) + " at " + base.path + ":" +
                               std::to_string(be->mark.line) + " (its entry is shared or a " +
                               "pattern): the evidence says " + ModeName(ge.mode) + because);
         continue;
       }
       int end = lines.ItemEnd(be->mark.line, dash);
       splices.push_back({lines.Start(be->mark.line), lines.Start(end), EmitEntry(ge, dash)});
-      out.changes.push_back("changed " + ge.name + " at " + base.path + ":" +
+      out.changes.push_back("changed " + Names(ge) + " at " + base.path + ":" +
                             std::to_string(be->mark.line) + ": " + was + " -> " +
                             ModeName(ge.mode) + because);
     }

@@ -104,16 +104,18 @@ class Checker {
 
   void DuplicateChecks() {
     for (const auto& file : config_.files) {
-      std::map<std::string, const TestName*> seen;
+      // method -> (entry, name) where it was last listed
+      std::map<std::string, std::pair<const TestEntry*, const TestName*>> seen;
       for (const auto& entry : file.tests) {
         for (const auto& name : entry.names) {
           if (name.pattern) continue;
-          auto [it, fresh] = seen.emplace(name.method, &name);
-          if (!fresh) {
+          auto [it, fresh] = seen.emplace(name.method, std::make_pair(&entry, &name));
+          // Several classes' names in one entry are one entry for the method.
+          if (!fresh && it->second.first != &entry) {
             Warn(name.mark, "`" + name.method + "` is already listed at line " +
-                                std::to_string(it->second->mark.line) +
+                                std::to_string(it->second.second->mark.line) +
                                 "; the framework keeps the last entry for it");
-            it->second = &name;
+            it->second = {&entry, &name};
           }
         }
       }

@@ -92,7 +92,7 @@ class Planner {
   GeneratedConfig Run();
 
  private:
-  void PlanGeneric(GeneratedFile& file, const std::string& name,
+  void PlanGeneric(GeneratedFile& file, const std::string& method,
                    const std::vector<const TestAdmission*>& tests);
   const TestEntry* SupportedEntry(const TestAdmission& t) const;
 
@@ -109,8 +109,13 @@ const TestEntry* Planner::SupportedEntry(const TestAdmission& t) const {
   return f ? supported_rules_->EntryFor(*f, t.generic_method) : nullptr;
 }
 
-void Planner::PlanGeneric(GeneratedFile& file, const std::string& name,
+void Planner::PlanGeneric(GeneratedFile& file, const std::string& method,
                           const std::vector<const TestAdmission*>& tests) {
+  std::set<std::string> classes;
+  for (const auto* t : tests) classes.insert(t->generic_class + "::" + method);
+  std::vector<std::string> names(classes.begin(), classes.end());
+  std::string name;
+  for (const auto& n : names) name += (name.empty() ? "" : ", ") + n;
   std::vector<const TestAdmission*> admitted, rest;
   for (const auto* t : tests) (t->state == State::kAdmitted ? admitted : rest).push_back(t);
   const std::string& backend =
@@ -124,14 +129,16 @@ void Planner::PlanGeneric(GeneratedFile& file, const std::string& name,
       return;
     }
     GeneratedEntry e;
-    e.name = name;
+    e.names = names;
+    e.method = method;
     e.mode = Mode::kSkip;
     e.comment.push_back("blocked: " + Reasons(rest));
     file.entries.push_back(std::move(e));
     return;
   }
   GeneratedEntry e;
-  e.name = name;
+  e.names = names;
+  e.method = method;
   const TestEntry* carried = SupportedEntry(*admitted.front());
   if (carried) e.include_dtypes = carried->edits.dtypes.include;
   // What the output's global section (with the entry's dtype includes)
@@ -262,7 +269,7 @@ GeneratedConfig Planner::Run() {
         "force_xfail of the supported config dropped: modes come from the "
         "backend's outcomes here");
 
-  // file -> generic `Class::method` -> its instantiations.
+  // file -> generic method -> its instantiations (of every class).
   std::map<std::string, std::map<std::string, std::vector<const TestAdmission*>>> groups;
   for (const auto& t : admission_.tests) {
     if (t.generic_id.empty()) {
@@ -273,13 +280,13 @@ GeneratedConfig Planner::Run() {
       ++out_.classless;
       continue;
     }
-    groups[t.file][t.generic_class + "::" + t.generic_method].push_back(&t);
+    groups[t.file][t.generic_method].push_back(&t);
   }
   for (const auto& [file, generics] : groups) {
     GeneratedFile f;
     f.file = file;
     f.path = request_.root_token + "/" + file;
-    for (const auto& [name, tests] : generics) PlanGeneric(f, name, tests);
+    for (const auto& [method, tests] : generics) PlanGeneric(f, method, tests);
     out_.files.push_back(std::move(f));
   }
   if (out_.untraced_generic)
@@ -360,7 +367,9 @@ GeneratedConfig PlanConfig(const admit::Admission& admission, const GenerateRequ
 std::string EmitEntry(const GeneratedEntry& e, int indent) {
   std::string body = Yaml([&](YAML::Emitter& y) {
     y << YAML::BeginSeq << YAML::BeginMap;
-    y << YAML::Key << "names" << YAML::Value << YAML::BeginSeq << e.name << YAML::EndSeq;
+    y << YAML::Key << "names" << YAML::Value << YAML::BeginSeq;
+    for (const auto& n : e.names) y << n;
+    y << YAML::EndSeq;
     y << YAML::Key << "mode" << YAML::Value << ModeName(e.mode);
     bool edits = !e.include_ops.empty() || !e.exclude_ops.empty() || !e.include_dtypes.empty() ||
                  !e.exclude_dtypes.empty();

@@ -1,6 +1,7 @@
 // `testmap config generate`: a test_suite_config from an admission
 // (mapper/admit) and the backend's own outcomes, one entry per generic
-// test, each with a comment that says why:
+// test (per method name: classes of one file sharing a method share it), each with a comment that
+// says why:
 //   admitted, passed on the backend's runs        -> mandatory_success
 //   admitted, failed there                         -> xfail
 //   admitted, never run there                      -> `unrun_mode` (xfail by default)
@@ -41,7 +42,10 @@ struct GenerateRequest {
 };
 
 struct GeneratedEntry {
-  std::string name;  // `Class::method`
+  // `Class::method`, one per generic class with this method: the framework
+  // looks entries up by the method alone, so one entry speaks for them all.
+  std::vector<std::string> names;
+  std::string method;
   Mode mode = Mode::kMandatorySuccess;
   std::vector<std::string> comment;  // lines, without `# `
   std::vector<NamedItem> include_ops, exclude_ops, include_dtypes, exclude_dtypes;
