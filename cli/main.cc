@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
       "  testmap ingest scan.jsonl traces/*.jsonl           into the index (.testmap/)\n"
       "  testmap query --op _scaled_mm                      which tests run an operator\n"
       "  testmap plan junit/*.xml --max-minutes 30          CI splits from real timings\n"
+      "  testmap mcp                                        the same answers for agents (MCP)\n"
       "\n"
       "Every command prints a human table by default; --format json/jsonl is "
       "for machines.",
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterIndexCommands(app);
   testmap::cli::RegisterAdmitCommand(app);
   testmap::cli::RegisterConfigCommand(app);
+  testmap::cli::RegisterMcpCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();
     return testmap::cli::kExitUsage;

