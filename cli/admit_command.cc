@@ -22,8 +22,8 @@ struct AdmitArgs {
 };
 
 int RunAdmit(AdmitArgs& a) {
-  auto setup = SetUpAdmission(a.in, "admit");
   auto store = indexer::IndexStore::Open(a.index, indexer::OpenMode::kRead);
+  auto setup = SetUpAdmission(a.in, "admit", *store);
   indexer::IndexReader index(*store);
   admit::Admission admission = admit::Admit(index, setup->request);
   admit::AdmitReport report;
@@ -57,6 +57,7 @@ void RegisterAdmitCommand(CLI::App& app) {
       "test_suite_config (its global section and per-test dtype edits).\n\n"
       "Examples:\n"
       "  testmap admit --supported openreg.jsonl --backend openreg\n"
+      "  testmap admit --backend openreg             (records ingested under that name)\n"
       "  testmap admit --ops add,mul,sub,view --dtypes float32,bfloat16 --state blocked\n"
       "  testmap admit --supported spyre.yaml --rank\n"
       "  pytest $(testmap admit --supported openreg.jsonl --new-op aten::abs --format nodeids)");

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "core/errors.h"
+#include "indexer/index_backends.h"
 
 namespace testmap::cli {
 namespace {
@@ -40,12 +41,27 @@ void AddAdmitInputOptions(CLI::App* cmd, AdmitInputs& in) {
   AddTorchOptions(cmd, in.torch);
 }
 
-std::unique_ptr<AdmitSetup> SetUpAdmission(const AdmitInputs& in, const std::string& command) {
-  if (in.supported.empty() && in.ops.empty())
-    throw core::UsageError("say what the backend supports: --supported FILE and/or --ops LIST");
+std::unique_ptr<AdmitSetup> SetUpAdmission(const AdmitInputs& in, const std::string& command,
+                                           const indexer::IndexStore& index) {
+  if (in.supported.empty() && in.ops.empty() && in.backend.empty())
+    throw core::UsageError(
+        "say what the backend supports: --supported FILE, --ops LIST, or --backend NAME "
+        "(records ingested with `testmap ingest --backend NAME`)");
   auto setup = std::make_unique<AdmitSetup>();
   admit::AdmitRequest& request = setup->request;
-  if (!in.supported.empty()) {
+  if (in.supported.empty() && in.ops.empty()) {
+    auto stored = indexer::ReadBackend(index, in.backend);
+    if (!stored)
+      throw core::UnknownNameError("backend", in.backend, indexer::BackendNames(index),
+                                   "the index has no backend `" + in.backend +
+                                       "` (ingest its records with `testmap ingest --backend " +
+                                       in.backend + " RECORDS.jsonl`)");
+    std::string sources;
+    for (const auto& s : stored->sources) sources += (sources.empty() ? "" : ", ") + s;
+    request.caps =
+        admit::CapabilitiesFromRecords(stored->records, in.dispatch_key,
+                                       "backend " + in.backend + " in the index (" + sources + ")");
+  } else if (!in.supported.empty()) {
     setup->supported = admit::ReadSupported(in.supported, in.dispatch_key);
     for (const auto& w : setup->supported.warnings)
       std::cerr << "testmap " << command << ": " << w.ToString() << "\n";

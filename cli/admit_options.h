@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/torch_options.h"
+#include "indexer/index_store.h"
 #include "mapper/admit/admission.h"
 #include "mapper/admit/supported_input.h"
 
@@ -33,7 +34,10 @@ struct AdmitSetup {
 };
 
 // Reads the inputs; warnings of a supported config go to stderr under
-// `command`. Throws core errors (usage, bad input, unknown names).
-std::unique_ptr<AdmitSetup> SetUpAdmission(const AdmitInputs& inputs, const std::string& command);
+// `command`. `--backend NAME` alone takes the records `testmap ingest
+// --backend NAME` stored in `index`. Throws core errors (usage, bad input,
+// unknown names).
+std::unique_ptr<AdmitSetup> SetUpAdmission(const AdmitInputs& inputs, const std::string& command,
+                                           const indexer::IndexStore& index);
 
 }  // namespace testmap::cli

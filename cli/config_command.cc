@@ -80,14 +80,14 @@ void WriteWhole(const std::string& path, const std::string& text) {
 int RunGenerate(ConfigArgs& a) {
   auto mode = config::ParseMode(a.unrun_mode);
   if (!mode) throw core::UsageError("--unrun-mode must be a mode, not `" + a.unrun_mode + "`");
-  auto setup = SetUpAdmission(a.in, "config generate");
+  auto store = indexer::IndexStore::Open(a.index, indexer::OpenMode::kRead);
+  auto setup = SetUpAdmission(a.in, "config generate", *store);
   std::optional<config::Config> base;
   std::string base_text;
   if (!a.base.empty()) {
     base_text = core::ReadInputFile(a.base);
     base = config::ConfigOrThrow(config::ParseConfig(base_text, a.base));
   }
-  auto store = indexer::IndexStore::Open(a.index, indexer::OpenMode::kRead);
   indexer::IndexReader index(*store);
   admit::Admission admission = admit::Admit(index, setup->request);
   config::GenerateRequest request;

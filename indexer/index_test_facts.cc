@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "indexer/index_layout.h"
+#include "indexer/latest_outcome.h"
 
 namespace testmap::indexer {
 namespace {
@@ -88,37 +89,24 @@ void ForEachTestFacts(const IndexStore& store, const std::function<void(TestFact
     TestFacts t;
     t.nodeid = key;
     ReadRecord(store, parser, value, t);
-    // Outcomes are keyed NODEID \0 RUN, in the same order as the tests.
+    // Outcomes (NODEID \0 RUN) and timing records (ID \0 JOB \0 ...) are in
+    // the same order as the tests: both cursors only move forward.
     prefix.assign(t.nodeid);
     prefix.push_back('\0');
-    while (outcomes->Valid() && outcomes->key() < std::string_view(prefix)) outcomes->Next();
-    double latest = -1;
-    for (; outcomes->Valid() && outcomes->key().starts_with(prefix); outcomes->Next()) {
-      simdjson::dom::object o;
-      std::string_view v = outcomes->value();
-      if (parser.parse(v.data(), v.size()).get_object().get(o) != simdjson::SUCCESS) continue;
-      ++t.runs;
-      double start = 0, duration = 0;
-      if (o["start"].get_double().get(start) != simdjson::SUCCESS) start = 0;
-      if (start < latest) continue;
-      latest = start;
-      t.outcome = Str(o, "outcome");
-      if (o["duration"].get_double().get(duration) == simdjson::SUCCESS)
-        t.duration = duration;
-      else
-        t.duration.reset();
-    }
-    // Timing records are keyed ID \0 JOB \0 ..., ID the node id for test-level ones.
-    while (timings->Valid() && timings->key() < std::string_view(prefix)) timings->Next();
+    AdvanceTo(*outcomes, prefix);
+    LatestOutcome latest = ReadLatestOutcome(*outcomes, prefix, parser);
+    t.outcome = std::move(latest.outcome);
+    t.duration = latest.duration;
+    t.runs = latest.runs;
+    AdvanceTo(*timings, prefix);
     int worst = -1;
     for (; timings->Valid() && timings->key().starts_with(prefix); timings->Next()) {
       simdjson::dom::object o;
       std::string_view v = timings->value();
       if (parser.parse(v.data(), v.size()).get_object().get(o) != simdjson::SUCCESS) continue;
       std::string outcome = Str(o, "outcome");
-      int rank = OutcomeRank(outcome);
-      if (rank > worst) {
-        worst = rank;
+      if (OutcomeRank(outcome) > worst) {
+        worst = OutcomeRank(outcome);
         t.file_outcome = outcome;
       }
     }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -18,6 +19,7 @@
 #include "core/errors.h"
 #include "core/read_file.h"
 #include "core/trace_reader.h"
+#include "indexer/index_backends.h"
 #include "timings/timing_file_reader.h"
 
 namespace testmap::indexer {
@@ -27,6 +29,7 @@ namespace fs = std::filesystem;
 
 // One input file, read and parsed.
 struct ParsedFile {
+  std::optional<BackendInput> backend;
   std::optional<TraceInput> trace;
   std::optional<std::vector<ScannedTest>> scan;
   std::optional<TimingInput> timing;
@@ -47,6 +50,8 @@ ParsedFile ReadOne(const std::string& path) {
       out.trace = ParseTrace(text, path);
     } else if (LooksLikeScan(text)) {
       out.scan = ParseScan(text, path, &out.warnings);
+    } else if (LooksLikeBackendRecords(text)) {
+      out.backend = BackendInput{path, ParseBackendRecords(text, path)};
     } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
       throw core::InputError(path, 0, "empty file: neither a trace shard, scan output nor timings");
     } else {
@@ -59,8 +64,8 @@ ParsedFile ReadOne(const std::string& path) {
           throw core::InputError(
               path, e.line(),
               "neither a testmap trace shard (first line a `run` record), `testmap "
-              "scan --format jsonl` output, nor a timing file (JUnit XML, "
-              ".test_durations, test-times.json)");
+              "scan --format jsonl` output, backend records (`testmap backend scan`), nor a "
+              "timing file (JUnit XML, .test_durations, test-times.json)");
         throw core::InputError(e.what());  // already "FILE:LINE: message"
       }
     }
@@ -95,6 +100,17 @@ std::string MinimalTestRecord(const std::string& nodeid) {
 }
 
 }  // namespace
+
+std::string ResolveBackendName(const IngestInputs& inputs) {
+  if (!inputs.backend.empty()) return inputs.backend;
+  std::set<std::string> devices;
+  for (const auto& scan : inputs.scans)
+    for (const auto& t : scan)
+      if (!t.device.empty() && t.device != "cpu") devices.insert(t.device);
+  if (devices.size() == 1) return *devices.begin();
+  throw core::UsageError("backend records need a name to be stored under: give --backend NAME" +
+                         std::string(devices.empty() ? "" : " (the scans name several devices)"));
+}
 
 IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
   IngestInputs inputs;
@@ -138,6 +154,7 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths) {
     }
     inputs.warnings.insert(inputs.warnings.end(), p.warnings.begin(), p.warnings.end());
     if (p.scan) inputs.scans.push_back(std::move(*p.scan));
+    if (p.backend) inputs.backends.push_back(std::move(*p.backend));
     if (p.timing) inputs.timings.push_back(std::move(*p.timing));
   }
   return inputs;
@@ -289,6 +306,16 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
                 TimingRecordJson(r));
       ++summary.timings;
     }
+  }
+  if (!inputs.backends.empty()) {
+    StoredBackend backend{ResolveBackendName(inputs), {}, {}};
+    for (const auto& b : inputs.backends) {
+      backend.sources.push_back(b.path);
+      backend.records.insert(backend.records.end(), b.records.begin(), b.records.end());
+    }
+    summary.backend = backend.name;
+    summary.backend_records = backend.records.size();
+    batch.Put(Cf::kBackends, backend.name, EncodeBackend(backend));
   }
   summary.keys = batch.size();
   store.Commit(batch);

@@ -210,6 +210,27 @@ TEST(AdmitTruth, BackendIdsTakeTheVerdictOfTheirTracedTwin) {
   EXPECT_EQ(by_id.size(), lines);  // only the backend's own ids
   EXPECT_GT(joined, 50u);
   EXPECT_EQ(answer["coverage"]["scanned"], lines);
+
+  // The share of scanned tests with evidence, counted here from the files:
+  // the toy ids were scanned and never traced.
+  Ids scanned, traced;
+  for (const auto& path : {ev.scan, scan_path})
+    for (const auto& line : Lines(ReadFile(path))) scanned.insert(json::parse(line)["nodeid"]);
+  for (const auto& line : Lines(ReadFile(ev.trace))) {
+    json rec = json::parse(line);
+    if (rec["type"] == "test") traced.insert(rec["nodeid"].get<std::string>());
+  }
+  size_t with = 0;
+  for (const auto& id : scanned) with += traced.count(id);
+  auto stats = Testmap({"stats", "--index", index, "--format", "json"});
+  ASSERT_EQ(stats.rc, 0) << stats.err;
+  json share = json::parse(stats.out)["evidence"];
+  EXPECT_EQ(share["scanned"], scanned.size());
+  EXPECT_EQ(share["with_evidence"], with);
+  EXPECT_LT(with, scanned.size());
+  json whole = json::parse(cpu.out)["coverage"];
+  EXPECT_EQ(whole["scanned"], share["scanned"]);
+  EXPECT_EQ(whole["with_evidence"], share["with_evidence"]);
 }
 
 TEST(AdmitTruth, ConfigGlobalResolvesOpInfosToWhatTheirTestsDispatch) {

@@ -235,6 +235,23 @@ TEST(ConfigCli, BaseKeepsItsTextWhereTheEvidenceAgrees) {
   }
 }
 
+TEST(ConfigCli, TheExampleConfigChecksCleanAndExplains) {
+  std::string path = SourcePath("examples/backend-config/example_suite.yaml");
+  auto check =
+      TestmapWithTorch({"config", "check", path, "--index", SuiteIndex(), "--root-token", kRoot});
+  EXPECT_EQ(check.rc, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("; 0 errors, 0 warnings"), std::string::npos) << check.out;
+  auto modes = Explain(path);
+  std::map<std::string, size_t> counts;
+  for (const auto& [id, mode] : modes) ++counts[mode];
+  for (const char* m : {"mandatory_success", "xfail", "xfail_strict", "skip", ""})
+    EXPECT_GT(counts[m], 0u) << m;
+  // force_xfail of nn.functional.relu flips its mandatory tests to xfail.
+  EXPECT_EQ(modes["test_ops.py::TestCommonOpsCPU::test_out_of_place_is_deterministic_nn_functional_"
+                  "relu_cpu_float32"],
+            "xfail");
+}
+
 TEST(ConfigCli, CheckFindsWhatMatchesNothing) {
   std::string path = WriteTempFile("stale.yaml", R"(test_suite_config:
   files:
