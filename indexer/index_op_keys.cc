@@ -28,4 +28,18 @@ std::vector<OpKey> ListOpKeys(const IndexStore& store) {
   return out;
 }
 
+void ForEachEncodedEdgeOfOp(
+    const IndexStore& store, const OpKey& op,
+    const std::function<void(std::string_view, std::string_view, std::string_view)>& fn) {
+  std::string prefix = KeyPrefix({op.packet, op.overload});
+  store.Scan(Cf::kOpTests, prefix, [&](std::string_view key, std::string_view value) {
+    std::string_view rest = key.substr(prefix.size());  // NODEID \0 RUN
+    size_t nul = rest.rfind('\0');
+    if (nul == std::string_view::npos)
+      throw core::InputError(store.dir() + ": malformed op_tests key");
+    fn(rest.substr(0, nul), rest.substr(nul + 1), value);
+    return true;
+  });
+}
+
 }  // namespace testmap::indexer

@@ -4,7 +4,9 @@
 // same list in canonical spelling, where the two cannot be told apart.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "indexer/index_store.h"
@@ -22,5 +24,13 @@ struct OpKey {
 
 // Sorted by (packet, overload).
 std::vector<OpKey> ListOpKeys(const IndexStore& store);
+
+// Every edge of exactly this operator (the overload, or the static packet),
+// in node id order, with its value still encoded (DecodeEdge reads it): for
+// walks over hundreds of thousands of edges that need the tests first and
+// the observations of only some.
+void ForEachEncodedEdgeOfOp(const IndexStore& store, const OpKey& op,
+                            const std::function<void(std::string_view nodeid, std::string_view run,
+                                                     std::string_view value)>& fn);
 
 }  // namespace testmap::indexer

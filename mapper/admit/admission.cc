@@ -41,7 +41,9 @@ class Admitter {
   void ResolveDeclaredNames();
   void JudgeOps();
   void CheckListedOps() const;
-  TestAdmission Decide(size_t i) const;
+  // With `take`, the facts' strings move into the answer (they are not
+  // needed after; --device still needs them).
+  TestAdmission Decide(size_t i, bool take);
   config::DtypeRule DtypeRuleOf(const TestFacts& t) const;
   void AnswerForDevice(std::vector<TestAdmission>& decided);
 
@@ -126,23 +128,16 @@ void Admitter::JudgeOps() {
     Runnability verdict = Judge(out_.caps, request_.torch, op);
     out_.ops[op] = verdict;
     if (verdict.runnable()) continue;
-    index_.ForEachEdgeOfOp(key.packet, key.overload, [&](const indexer::Edge& e) {
-      auto it = by_nodeid_.find(e.nodeid);
-      if (it == by_nodeid_.end()) return;  // index verify reports edges without a test
-      MissingOp* m = nullptr;
-      for (const auto& t : e.tuples) {
-        if (t.evidence == "static") continue;
-        if (!m) {
+    indexer::ForEachEncodedEdgeOfOp(
+        index_.store(), key,
+        [&](std::string_view nodeid, std::string_view, std::string_view value) {
+          auto it = by_nodeid_.find(nodeid);
+          if (it == by_nodeid_.end()) return;  // index verify reports edges without a test
           auto& list = missing_[it->second];
-          if (list.empty() || list.back().op != op) {
-            list.push_back({op, {}, {}, verdict.composite_explicit});
-          }
-          m = &list.back();
-        }
-        m->dtypes.insert(t.dtypes);
-        if (!t.device.empty()) out_.evidence_devices.insert(t.device);
-      }
-    });
+          if (list.empty() || list.back().op != op)
+            list.push_back({op, verdict.composite_explicit, {}});
+          list.back().edges.emplace_back(value);
+        });
   }
 }
 
@@ -161,24 +156,26 @@ config::DtypeRule Admitter::DtypeRuleOf(const TestFacts& t) const {
   return rule;
 }
 
-TestAdmission Admitter::Decide(size_t i) const {
-  const TestFacts& t = facts_[i];
+TestAdmission Admitter::Decide(size_t i, bool take) {
+  TestFacts& t = facts_[i];
   TestAdmission a;
-  a.nodeid = a.evidence_id = t.nodeid;
-  a.generic_id = t.generic_id;
-  a.file = t.file;
-  a.generic_class = t.generic_class;
-  a.generic_method = t.generic_method;
-  a.dtypes = t.dtypes;
-  a.opinfo = t.opinfo;
-  a.module = t.module;
-  a.outcome = t.outcome;
-  a.seconds = t.duration;
-  a.missing = missing_[i];
-  if (!out_.caps.backend.empty() && t.device == out_.caps.backend)
-    a.backend_outcome = OwnOutcome(t);
   a.dtype_block = config::DtypeBlock(DtypeRuleOf(t), t.dtypes, t.opinfo);
   std::string incomplete = IncompleteEvidence(t);
+  if (!out_.caps.backend.empty() && t.device == out_.caps.backend)
+    a.backend_outcome = OwnOutcome(t);
+  auto give = [take](std::string& from, std::string& to) { to = take ? std::move(from) : from; };
+  a.evidence_id = t.nodeid;
+  give(t.nodeid, a.nodeid);
+  give(t.generic_id, a.generic_id);
+  give(t.file, a.file);
+  give(t.generic_class, a.generic_class);
+  give(t.generic_method, a.generic_method);
+  give(t.opinfo, a.opinfo);
+  give(t.module, a.module);
+  give(t.outcome, a.outcome);
+  a.dtypes = take ? std::move(t.dtypes) : t.dtypes;
+  a.seconds = t.duration;
+  a.missing = std::move(missing_[i]);
   a.complete_evidence = incomplete.empty();
   if (!a.dtype_block.empty() || !a.missing.empty()) {
     a.state = State::kBlocked;
@@ -248,7 +245,7 @@ Admission Admitter::Run() {
   CheckListedOps();
   std::vector<TestAdmission> decided;
   decided.reserve(facts_.size());
-  for (size_t i = 0; i < facts_.size(); ++i) decided.push_back(Decide(i));
+  for (size_t i = 0; i < facts_.size(); ++i) decided.push_back(Decide(i, request_.device.empty()));
   if (!request_.device.empty()) {
     AnswerForDevice(decided);
   } else {
@@ -288,6 +285,16 @@ Admission Admitter::Run() {
 }
 
 }  // namespace
+
+Observed ObservedOf(const MissingOp& m) {
+  Observed o;
+  for (const auto& value : m.edges) {
+    for (const auto& t : indexer::DecodeEdge(value)) {
+      o.dtypes.insert(t.dtypes);
+    }
+  }
+  return o;
+}
 
 const char* StateName(State s) {
   switch (s) {

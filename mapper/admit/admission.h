@@ -35,11 +35,21 @@ const char* StateName(State s);  // admitted | blocked | unknown
 
 // An operator a test dispatched that the backend cannot run.
 struct MissingOp {
-  std::string op;                             // canonical overload
-  std::set<std::vector<std::string>> dtypes;  // the dtype combinations it was seen with
-  std::set<std::string> roles;                // where in the test it ran, when traces say
-  bool composite_explicit = false;            // torch has a CompositeExplicitAutograd kernel
+  std::string op;                   // canonical overload
+  bool composite_explicit = false;  // torch has a CompositeExplicitAutograd kernel
+  // Its observations, one encoded edge value (indexer/edge_value.h) per run:
+  // decoded only for answers that show them (Observed below), since a big
+  // suite has hundreds of thousands of them and most answers only count.
+  std::vector<std::string> edges;
 };
+
+// What the observations of a missing operator say: the dtype combinations
+// it was seen with and the roles it ran in.
+struct Observed {
+  std::set<std::vector<std::string>> dtypes;
+  std::set<std::string> roles;
+};
+Observed ObservedOf(const MissingOp& m);
 
 struct TestAdmission {
   std::string nodeid;       // the id admission answers for (the backend's own with --device)

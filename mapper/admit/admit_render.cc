@@ -25,6 +25,9 @@ std::string Left(const std::string& s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
+// How many missing operators the table lists.
+constexpr size_t kTableOps = 25;
+
 bool Listed(const AdmitReport& r, const TestAdmission& t) { return !r.only || t.state == *r.only; }
 
 json CapabilitiesJson(const Capabilities& c) {
@@ -69,10 +72,11 @@ std::string Why(const TestAdmission& t) {
   for (const auto& m : t.missing) {
     if (!s.empty()) s += "; ";
     s += "needs " + m.op;
-    if (!m.dtypes.empty()) s += " " + DtypesText(m.dtypes);
-    if (!m.roles.empty()) {
+    Observed seen = ObservedOf(m);
+    if (!seen.dtypes.empty()) s += " " + DtypesText(seen.dtypes);
+    if (!seen.roles.empty()) {
       std::string roles;
-      for (const auto& r : m.roles) roles += (roles.empty() ? "" : ",") + r;
+      for (const auto& r : seen.roles) roles += (roles.empty() ? "" : ",") + r;
       s += " in " + roles;
     }
   }
@@ -111,9 +115,16 @@ void RenderTable(const AdmitReport& r, std::ostream& out) {
            "operators to enable next: tests each admits alone (seconds), tests that need it\n";
     size_t width = 10;
     for (const auto& g : r.ranking->ops) width = std::max(width, g.op.size() + 2);
-    for (const auto& g : r.ranking->ops)
+    for (size_t i = 0; i < r.ranking->ops.size(); ++i) {
+      if (i == kTableOps) {
+        out << "  ... " << r.ranking->ops.size() - kTableOps
+            << " more (--format json lists them all)\n";
+        break;
+      }
+      const OpGain& g = r.ranking->ops[i];
       out << "  " << Pad(g.op, width) << Left(std::to_string(g.tests), 6) << " ("
           << Seconds(g.seconds) << " s)" << Left(std::to_string(g.blocking), 8) << "\n";
+    }
     out << "greedy sequence (cumulative)\n";
     for (size_t i = 0; i < r.ranking->steps.size(); ++i) {
       const RankStep& s = r.ranking->steps[i];
@@ -135,7 +146,12 @@ void RenderTable(const AdmitReport& r, std::ostream& out) {
   auto missing = MissingSummary(a);
   if (!missing.empty()) {
     out << "\nmissing operators (blocked tests that dispatch them)\n";
+    size_t shown = 0;
     for (const auto& [op, n] : missing) {
+      if (++shown > kTableOps) {
+        out << "  ... " << missing.size() - kTableOps << " more (--format json lists them all)\n";
+        break;
+      }
       auto it = a.ops.find(op);
       bool cea = it != a.ops.end() && it->second.composite_explicit;
       out << "  " << Pad(op, 40) << Left(std::to_string(n), 6)
@@ -169,9 +185,10 @@ json TestJson(const TestAdmission& t) {
   if (!t.module.empty()) j["module"] = t.module;
   json reasons = json::array();
   for (const auto& m : t.missing) {
+    Observed seen = ObservedOf(m);
     json dtypes = json::array();
-    for (const auto& c : m.dtypes) dtypes.push_back(c);
-    json reason = {{"kind", "op"}, {"op", m.op}, {"dtypes", dtypes}, {"roles", m.roles}};
+    for (const auto& c : seen.dtypes) dtypes.push_back(c);
+    json reason = {{"kind", "op"}, {"op", m.op}, {"dtypes", dtypes}, {"roles", seen.roles}};
     if (m.composite_explicit) reason["composite_explicit"] = true;
     reasons.push_back(reason);
   }
@@ -200,7 +217,7 @@ json RankingJson(const Ranking& r) {
   return {{"unlockable", r.unlockable}, {"ops", ops}, {"steps", steps}};
 }
 
-json AdmitReportJson(const AdmitReport& r) {
+json AdmitReportJson(const AdmitReport& r, bool with_tests) {
   const Admission& a = *r.admission;
   json files = json::array();
   for (const auto& f : a.files)
@@ -237,6 +254,7 @@ json AdmitReportJson(const AdmitReport& r) {
     for (const auto* t : *r.would_admit) ids.push_back(t->nodeid);
     doc["new_op"] = {{"ops", r.new_ops}, {"admits", ids}};
   }
+  if (!with_tests) return doc;
   json tests = json::array();
   for (const auto& t : a.tests)
     if (Listed(r, t)) tests.push_back(TestJson(t));
@@ -258,7 +276,20 @@ std::vector<std::string> ReportNodeIds(const AdmitReport& r) {
 
 void RenderAdmitReport(const AdmitReport& r, const std::string& format, std::ostream& out) {
   if (format == "json") {
-    out << AdmitReportJson(r).dump(2) << "\n";
+    // The document as AdmitReportJson has it, with `tests` written one test
+    // a line as each is made: a suite's worth of tests as one JSON tree
+    // would cost more than the admission itself.
+    std::string head = AdmitReportJson(r, /*with_tests=*/false).dump(2);
+    head.resize(head.rfind('}'));
+    while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+    out << head << ",\n  \"tests\": [";
+    bool first = true;
+    for (const auto& t : r.admission->tests) {
+      if (!Listed(r, t)) continue;
+      out << (first ? "\n    " : ",\n    ") << TestJson(t).dump();
+      first = false;
+    }
+    out << (first ? "]\n}\n" : "\n  ]\n}\n");
   } else if (format == "yaml") {
     yaml::EmitYaml(AdmitReportJson(r), out);
   } else if (format == "jsonl") {

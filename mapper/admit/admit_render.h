@@ -26,8 +26,9 @@ struct AdmitReport {
 
 nlohmann::json TestJson(const TestAdmission& t);
 nlohmann::json RankingJson(const Ranking& r);
-// The whole answer; what `--format json` prints and the MCP server returns.
-nlohmann::json AdmitReportJson(const AdmitReport& report);
+// The whole answer; what `--format json` prints and the MCP server returns
+// (`tests`: false leaves the per-test list out, for a summary).
+nlohmann::json AdmitReportJson(const AdmitReport& report, bool tests = true);
 
 // The node ids `--format nodeids` prints, in order.
 std::vector<std::string> ReportNodeIds(const AdmitReport& report);

@@ -11,6 +11,7 @@
 namespace testmap::config {
 namespace {
 
+using admit::Observed;
 using admit::State;
 using admit::TestAdmission;
 
@@ -36,7 +37,10 @@ std::string Reasons(const std::vector<const TestAdmission*>& tests) {
   std::map<std::string, std::set<std::vector<std::string>>> ops;
   std::set<std::string> rules, unknown;
   for (const auto* t : tests) {
-    for (const auto& m : t->missing) ops[m.op].insert(m.dtypes.begin(), m.dtypes.end());
+    for (const auto& m : t->missing) {
+      Observed seen = admit::ObservedOf(m);
+      ops[m.op].insert(seen.dtypes.begin(), seen.dtypes.end());
+    }
     if (!t->dtype_block.empty()) rules.insert(t->dtype_block);
     if (!t->unknown_reason.empty()) unknown.insert(t->unknown_reason);
   }
@@ -54,7 +58,21 @@ std::string Reasons(const std::vector<const TestAdmission*>& tests) {
     }
     parts.push_back(s);
   }
-  for (const auto& r : rules) parts.push_back(r);
+  // "dtype int16 is not in X", "dtype int8 is not in X" -> "dtypes int16,int8 are not in X"
+  std::map<std::string, std::set<std::string>> by_rule;
+  for (const auto& r : rules) {
+    size_t sp = r.find(' ', 6);
+    if (r.rfind("dtype ", 0) == 0 && sp != std::string::npos && r.compare(sp, 4, " is ") == 0)
+      by_rule[r.substr(sp + 4)].insert(r.substr(6, sp - 6));
+    else
+      parts.push_back(r);
+  }
+  for (const auto& [rule, dtypes] : by_rule) {
+    std::string list;
+    for (const auto& d : dtypes) list += (list.empty() ? "" : ",") + d;
+    parts.push_back((dtypes.size() == 1 ? "dtype " + list + " is " : "dtypes " + list + " are ") +
+                    rule);
+  }
   for (const auto& u : unknown) parts.push_back(u);
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;

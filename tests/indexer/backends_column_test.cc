@@ -72,13 +72,8 @@ TEST(BackendsColumn, IngestShowAndAdmitFromTheIndex) {
 }
 
 TEST(BackendsColumn, DefaultNameFromTheDeviceScan) {
-  const SuiteEvidence& ev = ExampleSuiteEvidence();
-  auto scan = Testmap({"scan", ".", "--torch-python", TESTMAP_PYTHON, "--device", "privateuse1:toy",
-                       "--format", "jsonl"},
-                      ev.suite);
-  ASSERT_EQ(scan.rc, 0) << scan.err;
   std::string index = ScratchDir("named") + "/index";
-  auto in = Testmap({"ingest", "--index", index, WriteTempFile("scan-toy.jsonl", scan.out),
+  auto in = Testmap({"ingest", "--index", index, ToyDeviceScan(),
                      WriteTempFile("r.jsonl", Record("aten::abs", "PrivateUse1", "kernel"))});
   ASSERT_EQ(in.rc, 0) << in.err;
   EXPECT_EQ(Testmap({"backend", "show", "toy", "--index", index}).rc, 0);

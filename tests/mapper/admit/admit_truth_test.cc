@@ -164,12 +164,8 @@ TEST(AdmitTruth, EveryRankStepAdmitsWhatItSays) {
 
 TEST(AdmitTruth, BackendIdsTakeTheVerdictOfTheirTracedTwin) {
   const SuiteEvidence& ev = ExampleSuiteEvidence();
-  auto scan = Testmap({"scan", ".", "--torch-python", TESTMAP_PYTHON, "--device", "privateuse1:toy",
-                       "--format", "jsonl"},
-                      ev.suite);
-  ASSERT_EQ(scan.rc, 0) << scan.err;
   std::string index = ScratchDir("device") + "/index";
-  std::string scan_path = WriteTempFile("scan-toy.jsonl", scan.out);
+  const std::string& scan_path = ToyDeviceScan();
   ASSERT_EQ(Testmap({"ingest", "--index", index, ev.scan, ev.trace, scan_path}).rc, 0);
   auto cpu = TestmapWithTorch({"admit", "--index", index, "--ops", kOps, "--format", "json"});
   auto toy = TestmapWithTorch({"admit", "--index", index, "--ops", kOps, "--device",
@@ -192,7 +188,7 @@ TEST(AdmitTruth, BackendIdsTakeTheVerdictOfTheirTracedTwin) {
   std::map<std::string, json> by_id;
   for (const auto& t : answer["tests"]) by_id[t["nodeid"]] = t;
   size_t joined = 0, lines = 0;
-  for (const auto& line : Lines(scan.out)) {
+  for (const auto& line : Lines(ReadFile(scan_path))) {
     json rec = json::parse(line);
     if (rec["params"].value("device", "") != "toy") continue;
     ++lines;

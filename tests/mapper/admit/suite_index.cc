@@ -18,6 +18,17 @@ const std::string& SuiteIndex() {
   return index;
 }
 
+const std::string& ToyDeviceScan() {
+  static const std::string path = [] {
+    auto scan = Testmap({"scan", ".", "--torch-python", TESTMAP_PYTHON, "--device",
+                         "privateuse1:toy", "--format", "jsonl"},
+                        ExampleSuiteEvidence().suite);
+    if (scan.rc != 0) throw std::runtime_error("testmap scan --device failed: " + scan.err);
+    return WriteTempFile("scan-toy.jsonl", scan.out);
+  }();
+  return path;
+}
+
 CommandResult TestmapWithTorch(std::vector<std::string> args, const std::string& cwd) {
   args.insert(args.end(), {"--torch-python", TESTMAP_PYTHON});
   return Testmap(args, cwd);

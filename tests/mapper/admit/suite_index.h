@@ -13,6 +13,10 @@ namespace testmap::testing {
 // The index (made on first use, in this process's scratch directory).
 const std::string& SuiteIndex();
 
+// The example suite scanned for a PrivateUse1 backend's device
+// (`testmap scan --device privateuse1:toy`), as a JSONL file of this process.
+const std::string& ToyDeviceScan();
+
 // `testmap ARGS... --torch-python PY`: commands that read torch's registry.
 CommandResult TestmapWithTorch(std::vector<std::string> args, const std::string& cwd = "");
 
