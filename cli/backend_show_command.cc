@@ -1,13 +1,13 @@
 // `testmap backend show NAME`: the capabilities `testmap ingest --backend
-// NAME` stored (indexer/index_backends.h): per dispatch key its kernels,
-// fallbacks, fallthroughs, definitions, stubs and hooks, with where each
-// was registered. `--format jsonl` prints the records as `backend scan`
-// wrote them, so they can be handed to `admit --supported` again.
+// NAME` stored (indexer/index_backends.h), rendered as `testmap backend
+// scan` renders records (analyzers/backend/registration_output.h): the
+// table by dispatch key, a `testmap-backend/1` document, or JSON Lines that
+// `admit --supported` reads again.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
-#include <map>
-#include <nlohmann/json.hpp>
 
+#include "analyzers/backend/registration_output.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
@@ -21,54 +21,37 @@ struct ShowArgs {
   std::string name, index, format;
 };
 
-void RenderTable(const indexer::StoredBackend& b, std::ostream& out) {
-  std::map<std::string, std::vector<const indexer::BackendRecord*>> by_key;
-  for (const auto& r : b.records)
-    by_key[r.dispatch_key.empty() ? "(no key)" : r.dispatch_key].push_back(&r);
-  out << "backend " << b.name << ": " << b.records.size() << " registrations from";
-  for (const auto& s : b.sources) out << " " << s;
-  out << "\n";
-  for (const auto& [key, rows] : by_key) {
-    std::map<std::string, size_t> kinds;
-    for (const auto* r : rows) ++kinds[r->kind];
-    out << key << ":";
-    for (const auto& [k, n] : kinds) out << " " << n << " " << k;
-    out << "\n";
-    for (const auto* r : rows)
-      out << "  " << (r->op.empty() ? "*" : r->op) << "  " << r->kind << "  " << r->Source()
-          << "\n";
-  }
-}
-
 int RunShow(const ShowArgs& a) {
   auto store = indexer::IndexStore::Open(a.index, indexer::OpenMode::kRead);
-  auto backend = indexer::ReadBackend(*store, a.name);
-  if (!backend)
+  auto stored = indexer::ReadBackend(*store, a.name);
+  if (!stored)
     throw core::UnknownNameError("backend", a.name, indexer::BackendNames(*store),
                                  "the index has no backend `" + a.name + "`");
-  if (a.format == "jsonl") {
-    for (const auto& r : backend->records) std::cout << indexer::BackendRecordJson(r) << "\n";
-  } else if (a.format == "json") {
-    nlohmann::json records = nlohmann::json::array();
-    for (const auto& r : backend->records)
-      records.push_back(nlohmann::json::parse(indexer::BackendRecordJson(r)));
-    std::cout << nlohmann::json{{"format", "testmap-backend/1"},
-                                {"backend", backend->name},
-                                {"sources", backend->sources},
-                                {"records", records}}
-                     .dump(2)
-              << "\n";
-  } else {
-    RenderTable(*backend, std::cout);
+  backend::RecordSet set;
+  set.records = stored->records;
+  bool runtime = !set.records.empty() &&
+                 std::all_of(set.records.begin(), set.records.end(), [](const auto& r) {
+                   return r.evidence == backend::Evidence::kRuntime;
+                 });
+  set.evidence = runtime ? backend::Evidence::kRuntime : backend::Evidence::kStatic;
+  if (a.format == "table") {
+    std::cout << "backend " << stored->name << ", from";
+    for (const auto& s : stored->sources) std::cout << " " << s;
+    std::cout << "\n";
   }
+  backend::WriteRecords(set,
+                        a.format == "json"    ? backend::RecordFormat::kJson
+                        : a.format == "jsonl" ? backend::RecordFormat::kJsonl
+                                              : backend::RecordFormat::kTable,
+                        std::cout);
   return kExitAnswer;
 }
 
 }  // namespace
 
 void RegisterBackendShowCommand(CLI::App& app) {
-  // `backend` is the backend scanner's command (backend_command.cc) when it
-  // is there; `show` joins it.
+  // `backend` is the backend scanner's command (backend_command.cc); `show`
+  // joins it, or makes it when that command is not registered.
   CLI::App* backend = nullptr;
   for (CLI::App* sub : app.get_subcommands({}))
     if (sub->get_name() == "backend") backend = sub;

@@ -3,21 +3,27 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "analyzers/backend/registration_json.h"
 #include "core/errors.h"
+#include "indexer/backend_input.h"
 
 namespace testmap::indexer {
 
 std::string EncodeBackend(const StoredBackend& b) {
-  std::vector<BackendRecord> records = b.records;
-  std::sort(records.begin(), records.end());
-  records.erase(std::unique(records.begin(), records.end()), records.end());
+  std::vector<backend::Registration> records = b.records;
+  std::stable_sort(records.begin(), records.end(), backend::OutputOrder);
   std::vector<std::string> sources = b.sources;
   std::sort(sources.begin(), sources.end());
   sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
   std::string out = nlohmann::json{{"name", b.name}, {"sources", sources}}.dump();
-  // Then the records in their documented JSONL form, one a line: what
-  // `backend show --format jsonl` prints and `--supported` reads again.
-  for (const auto& r : records) out += "\n" + BackendRecordJson(r);
+  // Then the records in their documented JSONL form, one a line (the same
+  // record twice, from two files, once).
+  std::string last;
+  for (const auto& r : records) {
+    std::string line = backend::ToJson(r).dump();
+    if (line != last) out += "\n" + line;
+    last = std::move(line);
+  }
   return out;
 }
 
@@ -30,7 +36,7 @@ StoredBackend DecodeBackend(const std::string& name, std::string_view value) {
   b.name = head.value("name", name);
   b.sources = head["sources"].get<std::vector<std::string>>();
   if (nl != std::string_view::npos)
-    b.records = ParseBackendRecords(std::string(value.substr(nl + 1)), "backend " + name);
+    b.records = ReadBackendRecords(std::string(value.substr(nl + 1)), "backend " + name);
   return b;
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "indexer/backend_records.h"
+#include "analyzers/backend/registration.h"
 #include "indexer/index_store.h"
 
 namespace testmap::indexer {
@@ -16,7 +16,7 @@ namespace testmap::indexer {
 struct StoredBackend {
   std::string name;                    // `toy`, `openreg`
   std::vector<std::string> sources;    // the record files it was ingested from
-  std::vector<BackendRecord> records;  // sorted, duplicates removed
+  std::vector<backend::Registration> records;  // in output order, duplicates removed
 };
 
 // The value stored under the backend's name, and back. Decode throws

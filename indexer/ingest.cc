@@ -19,6 +19,7 @@
 #include "core/errors.h"
 #include "core/read_file.h"
 #include "core/trace_reader.h"
+#include "indexer/backend_input.h"
 #include "indexer/index_backends.h"
 #include "timings/timing_file_reader.h"
 
@@ -51,7 +52,7 @@ ParsedFile ReadOne(const std::string& path) {
     } else if (LooksLikeScan(text)) {
       out.scan = ParseScan(text, path, &out.warnings);
     } else if (LooksLikeBackendRecords(text)) {
-      out.backend = BackendInput{path, ParseBackendRecords(text, path)};
+      out.backend = BackendInput{path, ReadBackendRecords(text, path)};
     } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
       throw core::InputError(path, 0, "empty file: neither a trace shard, scan output nor timings");
     } else {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "indexer/backend_records.h"
+#include "analyzers/backend/registration.h"
 #include "indexer/index_store.h"
 #include "indexer/scan_input.h"
 #include "indexer/trace_input.h"
@@ -29,7 +29,7 @@ struct TimingInput {
 // A file of backend records (`testmap backend scan|dump` output).
 struct BackendInput {
   std::string path;
-  std::vector<BackendRecord> records;
+  std::vector<backend::Registration> records;
 };
 
 struct IngestInputs {

@@ -277,6 +277,10 @@ Admission Admitter::Run() {
         "evidence traced on cpu: every operator a test dispatched counts, its own CPU "
         "reference computations included, so the answer errs on the side of blocking");
   }
+  if (out_.caps.upper_bounds)
+    out_.notes.push_back(std::to_string(out_.caps.upper_bounds) +
+                         " registrations are upper bounds (made under a condition the scan could "
+                         "not evaluate): not counted as kernels");
   out_.notes.push_back(
       "runnable: a kernel on " + out_.caps.dispatch_key +
       ", a backend fallback, or a CompositeImplicitAutograd decomposition; operators with only "

@@ -4,22 +4,30 @@
 #include "core/dtype_names.h"
 #include "core/errors.h"
 #include "core/op_names.h"
+#include "indexer/backend_input.h"
 
 namespace testmap::admit {
 
-Capabilities CapabilitiesFromRecords(const std::vector<indexer::BackendRecord>& records,
+Capabilities CapabilitiesFromRecords(const std::vector<backend::Registration>& records,
                                      const std::string& dispatch_key, const std::string& origin) {
   Capabilities caps;
   caps.dispatch_key = dispatch_key;
   caps.origin = origin;
   for (const auto& r : records) {
-    if (r.kind == "kernel") {
+    if (r.upper_bound && r.kind != backend::Kind::kHook) {
+      ++caps.upper_bounds;
+      continue;
+    }
+    std::string op = core::CanonicalOpName(r.op).value_or(r.op);
+    std::string source = indexer::RegistrationSource(r);
+    if (r.kind == backend::Kind::kKernel) {
       if (r.dispatch_key == dispatch_key || r.dispatch_key == "CompositeExplicitAutograd")
-        caps.kernels.emplace(r.op, r.Source());
+        caps.kernels.emplace(op, source);
       else if (r.dispatch_key == "CompositeImplicitAutograd")
-        caps.decompositions.emplace(r.op, r.Source());
-    } else if (r.kind == "fallback" && r.dispatch_key == dispatch_key && r.op.empty()) {
-      if (!caps.fallback) caps.fallback = r.Source();
+        caps.decompositions.emplace(op, source);
+    } else if (r.kind == backend::Kind::kFallback && r.dispatch_key == dispatch_key &&
+               r.op.empty()) {
+      if (!caps.fallback) caps.fallback = source;
     }
   }
   return caps;

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "indexer/backend_records.h"
+#include "analyzers/backend/registration.h"
 #include "mapper/config/config_model.h"
 
 namespace testmap::admit {
@@ -47,6 +47,7 @@ struct Capabilities {
   // make runnable what their @ops tests dispatch (admission.cc resolves
   // them against the index) and the packet of their aten_name.
   std::set<std::string> opinfos;
+  size_t upper_bounds = 0;  // records left out as upper bounds
   // Operators as `--ops` spelled them: admission checks that torch or the
   // index knows each (a typo must not pass as "supported").
   std::vector<std::string> listed_ops;
@@ -56,8 +57,10 @@ struct Capabilities {
 // CompositeExplicitAutograd, which serves every key), decompositions on
 // CompositeImplicitAutograd, a fallback on `dispatch_key`. Fallthroughs,
 // definitions, stubs, hooks and registrations on other keys (autograd,
-// autocast) give no kernel.
-Capabilities CapabilitiesFromRecords(const std::vector<indexer::BackendRecord>& records,
+// autocast) give no kernel; nor do registrations the scan marks as upper
+// bounds (made under a condition it could not evaluate: they may not
+// happen), which are counted in `upper_bounds`.
+Capabilities CapabilitiesFromRecords(const std::vector<backend::Registration>& records,
                                      const std::string& dispatch_key, const std::string& origin);
 
 // From a test_suite_config's `global` section: supported_ops and

@@ -1,7 +1,7 @@
 #include "mapper/admit/supported_input.h"
 
 #include "core/read_file.h"
-#include "indexer/backend_records.h"
+#include "indexer/backend_input.h"
 #include "mapper/config/config_reader.h"
 
 namespace testmap::admit {
@@ -10,7 +10,7 @@ Supported ReadSupported(const std::string& path, const std::string& dispatch_key
   Supported out;
   std::string text = core::ReadInputFile(path);
   if (indexer::LooksLikeBackendRecords(text)) {
-    out.caps = CapabilitiesFromRecords(indexer::ParseBackendRecords(text, path), dispatch_key,
+    out.caps = CapabilitiesFromRecords(indexer::ReadBackendRecords(text, path), dispatch_key,
                                        "backend records " + path);
     return out;
   }
