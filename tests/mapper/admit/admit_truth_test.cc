@@ -111,16 +111,38 @@ TEST(AdmitTruth, BackendRecordsMatchTheReference) {
   json testmap = Admit({"--supported", path, "--backend", "toy"});
   ExpectSameVerdicts(testmap, Reference({"--records", path}));
   EXPECT_EQ(testmap["capabilities"]["kernels"], 12);  // 11 + CompositeExplicitAutograd
+}
 
-  // A backend fallback admits every test whose evidence is complete.
-  std::string fallback = WriteTempFile(
-      "fallback.jsonl",
-      records +
-          R"({"op":null,"dispatch_key":"PrivateUse1","kind":"fallback","mechanism":"m.fallback","file":"csrc/fallback.cpp","line":7,"evidence":"static"})"
-          "\n");
-  json all = Admit({"--supported", fallback});
-  ExpectSameVerdicts(all, Reference({"--records", fallback}), /*every_state=*/false);
+TEST(AdmitTruth, TheToyBackendsLiveRecordsMatchTheReference) {
+  // examples/backend's registrations as the live dispatcher has them.
+  auto dump =
+      Testmap({"backend", "dump", "--torch-python", TESTMAP_PYTHON, "--python-path",
+               SourcePath("examples/backend"), "--import", "toy_backend", "--format", "jsonl"},
+              "", {{"TOY_BACKEND_LIB_DIR", std::string(TESTMAP_BINARY_DIR) + "/lib"}});
+  ASSERT_EQ(dump.rc, 0) << dump.err;
+  std::string kernels;  // without its CPU fallback: what its own kernels run
+  size_t fallbacks = 0;
+  for (const auto& line : Lines(dump.out)) {
+    if (json::parse(line)["kind"] == "fallback") {
+      ++fallbacks;
+      continue;
+    }
+    kernels += line + "\n";
+  }
+  ASSERT_EQ(fallbacks, 1u);
+  std::string path = WriteTempFile("toy-kernels.jsonl", kernels);
+  json own = Admit({"--supported", path, "--backend", "toy"});
+  ExpectSameVerdicts(own, Reference({"--records", path}));
+  // With its fallback every operator reaches the backend: every test with
+  // complete evidence is admitted, the others unknown.
+  json all = Admit({"--supported", WriteTempFile("toy.jsonl", dump.out)});
+  size_t passed = 0;
+  for (const auto& line : Lines(ReadFile(ExampleSuiteEvidence().trace))) {
+    json rec = json::parse(line);
+    if (rec["type"] == "test" && rec["outcome"] == "passed") ++passed;
+  }
   EXPECT_EQ(all["counts"]["blocked"], 0);
+  EXPECT_EQ(all["counts"]["admitted"], passed);
 }
 
 TEST(AdmitTruth, NewOpIsTheDifferenceOfTwoAdmissions) {
