@@ -78,7 +78,7 @@ char* tm_select_answer(tm_select* s, const char* const* nodeids, size_t n, char*
       std::string id = nodeids[i];
       auto facts = testmap::indexer::ReadTestFacts(*s->store, id);
       nlohmann::json answer = {{"in_index", facts.has_value()},
-                               {"marks", testmap::select::MarksOf(*s->index, id)},
+                               {"marks", testmap::select::MarksOf(*s->index, id, facts ? &*facts : nullptr)},
                                {"mode", nullptr},
                                {"reason", ""}};
       if (s->rules) {
