@@ -37,4 +37,14 @@ void RegisterOpsCommand(CLI::App& app);
 void RegisterStatsCommand(CLI::App& app);
 void RegisterIndexCommand(CLI::App& app);
 
+// Adds `testmap admit` (which tests a backend can run) to `app`.
+void RegisterAdmitCommand(CLI::App& app);
+
+// Adds `testmap backend show NAME` (capabilities stored in the index), under
+// `backend` when that command is registered, else creating it.
+void RegisterBackendShowCommand(CLI::App& app);
+
+// Adds `testmap config check|explain|generate` (test_suite_config files).
+void RegisterConfigCommand(CLI::App& app);
+
 }  // namespace testmap::cli

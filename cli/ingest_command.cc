@@ -19,6 +19,7 @@ namespace {
 
 struct IngestArgs {
   std::vector<std::string> files;
+  std::string backend;
   std::string index;
   std::string test;  // the files are TORCH_LOGS logs of this test
   std::string format = "table";
@@ -33,6 +34,8 @@ int RunIngest(const IngestArgs& args) {
   // ingest to free one by one, and the process ends right after.
   auto& inputs = *new indexer::IngestInputs(indexer::ReadIngestInputs(args.files, args.test));
   for (const auto& w : inputs.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
+  inputs.backend = args.backend;
+  if (!inputs.backends.empty()) inputs.backend = indexer::ResolveBackendName(inputs);
   if (progress)
     std::cerr << "testmap ingest: writing " << args.index << "...              \r" << std::flush;
   auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
@@ -50,6 +53,8 @@ int RunIngest(const IngestArgs& args) {
                         {"edges", s.edges},
                         {"observations", s.observations},
                         {"timings", s.timings},
+                        {"backend", s.backend},
+                        {"backend_records", s.backend_records},
                         {"keys", s.keys},
                         {"seconds", seconds}};
     std::cout << j.dump(2) << "\n";
@@ -60,6 +65,8 @@ int RunIngest(const IngestArgs& args) {
             << " test records from " << s.runs << " run(s)), " << s.edges << " op-test edges ("
             << s.observations << " dtype/device observations)";
   if (s.timings) std::cout << ", " << s.timings << " timing records";
+  if (!s.backend.empty())
+    std::cout << ", " << s.backend_records << " registrations of backend " << s.backend;
   std::cout << "; " << s.keys << " keys in " << std::fixed << std::setprecision(2) << seconds
             << " s\n";
   return kExitAnswer;
@@ -75,18 +82,24 @@ void RegisterIngestCommand(CLI::App& app) {
       "Inputs: `testmap scan --format jsonl` files, trace shards (trace-*.jsonl) and\n"
       "directories of them (`testmap trace --out`). Shards of many CI jobs or xdist\n"
       "workers merge; every edge keeps the run it came from. Everything is read and\n"
-      "checked first: bad input leaves the index untouched.\n\n"
+      "checked first: bad input leaves the index untouched. Backend records\n"
+      "(`testmap backend scan|dump` output) are stored as that backend's capabilities\n"
+      "under --backend NAME (default: the device of a `scan --device privateuse1:NAME`\n"
+      "ingested with them), replacing what the index held for it.\n\n"
       "Examples:\n"
       "  testmap scan test/ --format jsonl > tests.jsonl\n"
       "  testmap trace --out traces -- pytest test/test_ops.py\n"
       "  testmap ingest tests.jsonl traces/\n"
       "  testmap ingest --index /data/index job-*/trace-*.jsonl\n"
-      "  testmap ingest --test test_x.py::TestX::test_y run.log   # a TORCH_LOGS log of a test");
+      "  testmap ingest --test test_x.py::TestX::test_y run.log   # a TORCH_LOGS log of a test\n"
+      "  testmap ingest --backend openreg openreg-records.jsonl");
   cmd->add_option("files", args->files, "Scan JSONL files, trace shards, trace directories")
       ->required();
   cmd->add_option("--test", args->test,
                   "The files are TORCH_LOGS logs (aot_graphs, post_grad_graphs) of this test: "
                   "their graphs' ops become its compile evidence (see `testmap logs parse`)");
+  cmd->add_option("--backend", args->backend,
+                  "Name to store backend records under (admit --backend NAME reads them)");
   AddIndexOption(cmd, args->index);
   AddFormatOption(cmd, args->format, {"table", "json"});
   cmd->callback([args] {

@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterLogsCommand(app);
   testmap::cli::RegisterIndexCommands(app);
   testmap::cli::RegisterBackendCommand(app);
+  testmap::cli::RegisterBackendShowCommand(app);  // `backend show`, after `backend` exists
+  testmap::cli::RegisterAdmitCommand(app);
+  testmap::cli::RegisterConfigCommand(app);
   testmap::cli::RegisterMcpCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();

@@ -7,7 +7,7 @@
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
 #include "mapper/query/test_document.h"
-#include "mapper/query/yaml_emit.h"
+#include "mapper/yaml/yaml_emit.h"
 
 namespace testmap::cli {
 
@@ -32,7 +32,7 @@ void RegisterShowCommand(CLI::App& app) {
       indexer::IndexReader index(*store);
       nlohmann::json doc = query::TestDocument(index, args->test);
       if (args->format == "yaml")
-        query::EmitYaml(doc, std::cout);
+        yaml::EmitYaml(doc, std::cout);
       else
         std::cout << doc.dump(2) << "\n";
       return kExitAnswer;

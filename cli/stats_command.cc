@@ -15,6 +15,9 @@ void RenderTable(const nlohmann::json& s) {
             << s["bytes"].get<uintmax_t>() / 1024 << " KiB)\n"
             << "tests         " << s["tests"] << " (" << s["generic_tests"] << " generic, "
             << s["traced_tests"] << " traced)\n"
+            << "evidence      " << s["evidence"]["with_evidence"] << " of "
+            << s["evidence"]["scanned"] << " scanned tests traced ("
+            << static_cast<int>(1000 * s["evidence"]["share"].get<double>() + 0.5) / 10.0 << "%)\n"
             << "operators     " << s["operators"] << "\n"
             << "edges         " << s["edges"];
   for (const auto& [e, n] : s["edges_by_evidence"].items()) std::cout << "  " << e << " " << n;

@@ -20,6 +20,8 @@ const char* CfName(Cf cf) {
       return "runs";
     case Cf::kTimings:
       return "timings";
+    case Cf::kBackends:
+      return "backends";
   }
   return "?";
 }

@@ -12,6 +12,7 @@
 //   outcomes  NODEID \0 RUN                           -> outcome record (JSON)
 //   runs      RUN                                     -> run record (JSON)
 //   timings   ID \0 JOB \0 CONFIG \0 SOURCE \0 SEQ       -> timing record (JSON)
+//   backends  NAME                                    -> a backend's capabilities (JSON)
 //   default   "schema_version", "created_by"          -> index metadata
 //
 // PACKET is `aten::add`, OVERLOAD the overload name (`Tensor`; "" for the
@@ -23,6 +24,12 @@
 // test-times.json): ID as the file spells it (node id, file or file::Class),
 // SOURCE a hash of the file's content and SEQ the record's position in it,
 // so ingesting the same file twice rewrites the same keys.
+//
+// `backends` holds what a backend registers (index_backends.h), all its
+// records under its name, so that ingesting a new scan of it replaces the
+// old one whole. It came after schema 2 without changing any encoding: an
+// index without it reads as having no backends, and its first writer
+// creates it, so it needs no schema change.
 #pragma once
 
 #include <string>
@@ -50,8 +57,21 @@ inline constexpr char kCreatedByKey[] = "created_by";
 inline constexpr char kStaticOverload[] = "*";
 
 // Column families in a fixed order; IndexStore opens all of them.
-enum class Cf { kDefault, kTests, kGeneric, kOpTests, kTestOps, kOutcomes, kRuns, kTimings };
-inline constexpr int kCfCount = 8;
+enum class Cf {
+  kDefault,
+  kTests,
+  kGeneric,
+  kOpTests,
+  kTestOps,
+  kOutcomes,
+  kRuns,
+  kTimings,
+  kBackends,
+};
+inline constexpr int kCfCount = 9;
+// Column families an older index may lack (read as empty, created by the
+// first writer).
+inline bool IsOptionalCf(Cf cf) { return cf == Cf::kBackends; }
 const char* CfName(Cf cf);
 
 // Joins fields with '\0'.

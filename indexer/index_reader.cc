@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "indexer/index_layout.h"
+#include "indexer/index_op_keys.h"
 
 namespace testmap::indexer {
 
@@ -47,19 +48,7 @@ std::vector<Edge> IndexReader::EdgesOfTest(const std::string& nodeid) const {
 
 std::vector<std::string> IndexReader::KnownOps() const {
   std::vector<std::string> out;
-  auto cursor = store_.NewCursor(Cf::kOpTests);
-  cursor->Seek("");
-  while (cursor->Valid()) {
-    auto f = SplitKey(cursor->key());
-    if (f.size() < 2) throw core::InputError("malformed op_tests key");
-    Edge e{std::string(f[0]), std::string(f[1]), "", "", {}};
-    std::string op = e.Op();
-    if (out.empty() || out.back() != op) out.push_back(op);
-    // Skip the rest of this overload: its keys all start "PACKET\0OVERLOAD\0".
-    std::string next = KeyPrefix({f[0], f[1]});
-    next.back() = '\1';
-    cursor->Seek(next);
-  }
+  for (const OpKey& k : ListOpKeys(store_)) out.push_back(k.Canonical());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

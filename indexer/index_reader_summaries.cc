@@ -3,6 +3,7 @@
 
 #include "indexer/index_layout.h"
 #include "indexer/index_reader.h"
+#include "indexer/latest_outcome.h"
 
 namespace testmap::indexer {
 
@@ -29,28 +30,11 @@ std::vector<TestSummary> IndexReader::TestSummaries(const std::vector<std::strin
       }
     }
     std::string prefix = KeyPrefix({nodeids[i]});
-    double latest = -1;
-    for (outcomes->Seek(prefix); outcomes->Valid() && outcomes->key().starts_with(prefix);
-         outcomes->Next()) {
-      simdjson::dom::object rec;
-      if (parser.parse(outcomes->value().data(), outcomes->value().size()).get_object().get(rec) !=
-          simdjson::SUCCESS) {
-        continue;
-      }
-      ++s.runs;
-      double start = 0, duration = 0;
-      if (rec["start"].get_double().get(start) != simdjson::SUCCESS) start = 0;
-      if (start < latest) continue;
-      latest = start;
-      std::string_view outcome;
-      s.outcome =
-          rec["outcome"].get_string().get(outcome) == simdjson::SUCCESS ? std::string(outcome) : "";
-      if (rec["duration"].get_double().get(duration) == simdjson::SUCCESS) {
-        s.duration = duration;
-      } else {
-        s.duration.reset();
-      }
-    }
+    outcomes->Seek(prefix);
+    LatestOutcome latest = ReadLatestOutcome(*outcomes, prefix, parser);
+    s.outcome = std::move(latest.outcome);
+    s.duration = latest.duration;
+    s.runs = latest.runs;
   }
   return out;
 }

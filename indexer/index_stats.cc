@@ -4,6 +4,7 @@
 #include <set>
 
 #include "indexer/index_reader.h"
+#include "indexer/index_test_facts.h"
 
 namespace testmap::indexer {
 
@@ -43,6 +44,14 @@ nlohmann::json ReadIndexStats(const IndexStore& store) {
                     {"torch", meta.contains("torch") ? meta["torch"].value("version", "") : ""},
                     {"recorder", meta.value("recorder", "")}});
   });
+  // How much of the scanned suite has evidence at all: admission answers
+  // `unknown` for the rest.
+  size_t scanned = 0, scanned_traced = 0;
+  ForEachTestFacts(store, [&](TestFacts&& t) {
+    if (!t.scanned) return;
+    ++scanned;
+    if (t.runs > 0) ++scanned_traced;
+  });
   uintmax_t bytes = 0;
   for (const auto& f : std::filesystem::directory_iterator(store.dir())) {
     if (f.is_regular_file()) bytes += f.file_size();
@@ -51,6 +60,10 @@ nlohmann::json ReadIndexStats(const IndexStore& store) {
           {"tests", index.CountKeys(Cf::kTests)},
           {"generic_tests", generic.size()},
           {"traced_tests", traced_tests.size()},
+          {"evidence",
+           {{"scanned", scanned},
+            {"with_evidence", scanned_traced},
+            {"share", scanned ? double(scanned_traced) / scanned : 0.0}}},
           {"operators", ops.size()},
           {"edges", edges},
           {"edges_by_evidence", by_evidence},

@@ -12,6 +12,7 @@
 namespace testmap::indexer {
 
 // The stats document (its keys: index, tests, generic_tests, traced_tests,
+// evidence {scanned, with_evidence, share: scanned tests with a trace},
 // operators, edges, edges_by_evidence, outcomes, runs, bytes).
 nlohmann::json ReadIndexStats(const IndexStore& store);
 

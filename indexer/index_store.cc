@@ -50,6 +50,16 @@ class RocksCursor : public IndexCursor {
   std::unique_ptr<rocksdb::Iterator> it_;
 };
 
+// A cursor over a column family an older index does not have.
+class EmptyCursor : public IndexCursor {
+ public:
+  void Seek(std::string_view) override {}
+  bool Valid() const override { return false; }
+  void Next() override {}
+  std::string_view key() const override { return {}; }
+  std::string_view value() const override { return {}; }
+};
+
 rocksdb::Options BaseOptions(OpenMode mode) {
   rocksdb::Options options;
   // All table files are opened at open: a reader then keeps working even
@@ -90,6 +100,7 @@ class RocksIndexStore : public IndexStore {
   const std::string& dir() const override { return dir_; }
 
   std::optional<std::string> Get(Cf cf, std::string_view key) const override {
+    if (!Handle(cf)) return std::nullopt;  // an optional column family not there yet
     std::string value;
     auto s = db_->Get(rocksdb::ReadOptions(), Handle(cf), rocksdb::Slice(key.data(), key.size()),
                       &value);
@@ -100,6 +111,7 @@ class RocksIndexStore : public IndexStore {
 
   void Scan(Cf cf, std::string_view prefix,
             const std::function<bool(std::string_view, std::string_view)>& fn) const override {
+    if (!Handle(cf)) return;
     std::string upper = UpperBound(std::string(prefix));
     rocksdb::Slice upper_slice(upper);
     rocksdb::ReadOptions ro;
@@ -117,6 +129,7 @@ class RocksIndexStore : public IndexStore {
     // only costs an allocation.
     rocksdb::ReadOptions ro;
     ro.fill_cache = false;
+    if (!Handle(cf)) return std::make_unique<EmptyCursor>();
     return std::make_unique<RocksCursor>(db_->NewIterator(ro, Handle(cf)));
   }
 
@@ -211,6 +224,14 @@ void RocksIndexStore::OpenExisting() {
           "schema migration");
   }
   for (int c = 0; c < kCfCount; ++c) {
+    if (!handles_[c] && IsOptionalCf(static_cast<Cf>(c))) {
+      // Added after the index was made (index_layout.h): the writer adds it.
+      if (mode_ == OpenMode::kWrite)
+        Check(db_->CreateColumnFamily(rocksdb::ColumnFamilyOptions(options),
+                                      CfName(static_cast<Cf>(c)), &handles_[c]),
+              "create column family");
+      continue;
+    }
     if (!handles_[c]) {
       throw core::InputError(dir_ + ": damaged index: column family `" +
                              CfName(static_cast<Cf>(c)) + "` is missing");

@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -21,6 +22,8 @@
 #include "core/read_file.h"
 #include "core/trace_reader.h"
 #include "indexer/torch_logs_input.h"
+#include "indexer/backend_input.h"
+#include "indexer/index_backends.h"
 #include "timings/timing_file_reader.h"
 
 namespace testmap::indexer {
@@ -30,6 +33,7 @@ namespace fs = std::filesystem;
 
 // One input file, read and parsed.
 struct ParsedFile {
+  std::optional<BackendInput> backend;
   std::optional<TraceInput> trace;
   std::optional<std::vector<ScannedTest>> scan;
   std::optional<TimingInput> timing;
@@ -60,6 +64,8 @@ ParsedFile ReadOne(const std::string& path, const std::string& log_test) {
       out.trace = ParseTrace(text, path);
     } else if (LooksLikeScan(text)) {
       out.scan = ParseScan(text, path, &out.warnings);
+    } else if (LooksLikeBackendRecords(text)) {
+      out.backend = BackendInput{path, ReadBackendRecords(text, path)};
     } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
       throw core::InputError(path, 0, "empty file: neither a trace shard, scan output nor timings");
     } else {
@@ -72,8 +78,8 @@ ParsedFile ReadOne(const std::string& path, const std::string& log_test) {
           throw core::InputError(
               path, e.line(),
               "neither a testmap trace shard (first line a `run` record), `testmap "
-              "scan --format jsonl` output, nor a timing file (JUnit XML, "
-              ".test_durations, test-times.json)");
+              "scan --format jsonl` output, backend records (`testmap backend scan`), nor a "
+              "timing file (JUnit XML, .test_durations, test-times.json)");
         throw core::InputError(e.what());  // already "FILE:LINE: message"
       }
     }
@@ -173,7 +179,19 @@ std::vector<std::string> JoinWarnings(const IndexStore& store, const IngestInput
 
 }  // namespace
 
+std::string ResolveBackendName(const IngestInputs& inputs) {
+  if (!inputs.backend.empty()) return inputs.backend;
+  std::set<std::string> devices;
+  for (const auto& scan : inputs.scans)
+    for (const auto& t : scan)
+      if (!t.device.empty() && t.device != "cpu") devices.insert(t.device);
+  if (devices.size() == 1) return *devices.begin();
+  throw core::UsageError("backend records need a name to be stored under: give --backend NAME" +
+                         std::string(devices.empty() ? "" : " (the scans name several devices)"));
+}
+
 IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::string& log_test) {
+
   IngestInputs inputs;
   for (const auto& path : paths) {
     std::error_code ec;
@@ -217,6 +235,7 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::
     }
     inputs.warnings.insert(inputs.warnings.end(), p.warnings.begin(), p.warnings.end());
     if (p.scan) inputs.scans.push_back(std::move(*p.scan));
+    if (p.backend) inputs.backends.push_back(std::move(*p.backend));
     if (p.timing) inputs.timings.push_back(std::move(*p.timing));
   }
   return inputs;
@@ -373,6 +392,16 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
                 TimingRecordJson(r));
       ++summary.timings;
     }
+  }
+  if (!inputs.backends.empty()) {
+    StoredBackend backend{ResolveBackendName(inputs), {}, {}};
+    for (const auto& b : inputs.backends) {
+      backend.sources.push_back(b.path);
+      backend.records.insert(backend.records.end(), b.records.begin(), b.records.end());
+    }
+    summary.backend = backend.name;
+    summary.backend_records = backend.records.size();
+    batch.Put(Cf::kBackends, backend.name, EncodeBackend(backend));
   }
   summary.keys = batch.size();
   store.Commit(batch);

@@ -40,6 +40,8 @@ std::vector<ScannedTest> ParseScan(const std::string& text, const std::string& p
         t.record_json = record.dump();
         const json& params =
             rec.contains("params") && rec["params"].is_object() ? rec["params"] : json();
+        if (params.is_object() && params.contains("device") && params["device"].is_string())
+          t.device = params["device"];
         std::string opinfo = params.is_object() ? params.value("op", std::string()) : std::string();
         if (!opinfo.empty() && opinfo.find('.') == std::string::npos) {
           if (auto op = core::ParseOpName(opinfo); op && op->is_packet) {

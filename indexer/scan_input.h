@@ -14,6 +14,7 @@ struct ScannedTest {
   std::string nodeid;
   std::string generic_id;
   std::string record_json;  // the scan record as read, plus "origin":"scan"
+  std::string device;       // params.device ("cpu", a PrivateUse1 backend's name, or "")
   // Static evidence: the @ops OpInfo name when it names an aten packet
   // (`add`, `_scaled_mm`; dotted names such as `nn.functional.conv2d` are
   // OpInfo-only and stay in params), with the test's device and dtypes.

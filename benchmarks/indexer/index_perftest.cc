@@ -28,35 +28,15 @@
 
 #include "benchmarks/indexer/sqlite_baseline.h"
 #include "benchmarks/indexer/synthetic_traces.h"
+#include "benchmarks/indexer/whole_process.h"
 
 namespace fs = std::filesystem;
+using testmap::bench::Median;
+using testmap::bench::Now;
 using testmap::bench::SyntheticSpec;
+using testmap::bench::TimeShell;
 
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Runs `command` through /bin/sh with stdout into `out` (every contender
-// pays the same shell start); returns wall seconds.
-double TimeShell(const std::string& command, const std::string& out) {
-  double start = Now();
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string full = command + " > '" + out + "'";
-    execl("/bin/sh", "sh", "-c", full.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  double seconds = Now() - start;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::cerr << "failed (" << status << "): " << command << "\n";
-    std::exit(1);
-  }
-  return seconds;
-}
 
 std::set<std::string> ReadSet(const std::string& path) {
   std::ifstream in(path);
@@ -65,13 +45,6 @@ std::set<std::string> ReadSet(const std::string& path) {
     if (!line.empty()) out.insert(line);
   }
   return out;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty()      ? 0
-         : v.size() % 2 ? v[v.size() / 2]
-                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 std::string QuerySpelling(const std::string& op) {

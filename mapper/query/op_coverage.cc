@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/trace_format.h"
-#include "mapper/query/yaml_emit.h"
+#include "mapper/yaml/yaml_emit.h"
 
 namespace testmap::query {
 
@@ -94,7 +94,7 @@ void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& fo
   if (format == "jsonl") {
     for (const auto& j : list) out << j.dump() << "\n";
   } else if (format == "yaml") {
-    EmitYaml({{"ops", list}}, out);
+    yaml::EmitYaml({{"ops", list}}, out);
   } else {
     out << json{{"count", list.size()}, {"ops", list}}.dump(2) << "\n";
   }

@@ -6,7 +6,7 @@
 
 #include "mapper/query/query.h"
 #include "mapper/query/query_json.h"
-#include "mapper/query/yaml_emit.h"
+#include "mapper/yaml/yaml_emit.h"
 
 namespace testmap::query {
 namespace {
@@ -95,7 +95,7 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
     if (format == "json") {
       out << doc.dump(2) << "\n";
     } else {
-      EmitYaml(doc, out);
+      yaml::EmitYaml(doc, out);
     }
     return;
   }

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.h"
-#include "mapper/query/yaml_emit.h"
 
 namespace testmap::query {
 namespace {
@@ -47,17 +46,6 @@ TEST(OpResolutionTest, SuggestsTheClosestNames) {
   ASSERT_FALSE(adds.empty());
   EXPECT_EQ(adds[0], "aten::add.Tensor");
   EXPECT_TRUE(ClosestOps("convolution_backward", known).empty());
-}
-
-TEST(YamlEmitTest, QuotesStringsAndNestsBlocks) {
-  std::ostringstream out;
-  nlohmann::json doc = {{"ops", {"aten::add.Tensor"}}, {"count", 1}, {"yes", "no"}};
-  doc["dtypes"] = nlohmann::json::array({nlohmann::json::array({"float32", "int64"})});
-  EmitYaml(doc, out);
-  EXPECT_EQ(out.str(),
-            "---\n\"count\": 1\n\"dtypes\":\n  - [\"float32\",\"int64\"]\n\"ops\":\n  - "
-            "\"aten::add.Tensor\"\n"
-            "\"yes\": \"no\"\n");
 }
 
 }  // namespace

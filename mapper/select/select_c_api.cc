@@ -1,0 +1,105 @@
+#include "mapper/select/select_c_api.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/node_id.h"
+#include "indexer/index_reader.h"
+#include "indexer/index_test_facts.h"
+#include "mapper/config/config_explain.h"
+#include "mapper/config/config_reader.h"
+#include "mapper/config/config_rules.h"
+#include "mapper/select/select_marks.h"
+
+struct tm_select {
+  std::unique_ptr<testmap::indexer::IndexStore> store;
+  std::unique_ptr<testmap::indexer::IndexReader> index;
+  std::optional<testmap::config::Config> config;
+  std::optional<testmap::config::ConfigRules> rules;
+};
+
+namespace {
+
+char* Copy(const std::string& s) {
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out) std::memcpy(out, s.c_str(), s.size() + 1);
+  return out;
+}
+
+void SetError(char** error, const std::string& message) {
+  if (error) *error = Copy(message);
+}
+
+// What the rules know of a test the index has no record of: its node id.
+testmap::config::TestFacts FactsFromNodeId(const std::string& nodeid) {
+  testmap::indexer::TestFacts t;
+  t.nodeid = nodeid;
+  return testmap::config::ConfigFacts(t);
+}
+
+}  // namespace
+
+extern "C" {
+
+tm_select* tm_select_open(const char* index_dir, const char* config_path, const char* root_token,
+                          char** warnings, char** error) {
+  if (warnings) *warnings = nullptr;
+  if (error) *error = nullptr;
+  try {
+    auto s = std::make_unique<tm_select>();
+    s->store = testmap::indexer::IndexStore::Open(index_dir ? index_dir : ".testmap",
+                                                  testmap::indexer::OpenMode::kRead);
+    s->index = std::make_unique<testmap::indexer::IndexReader>(*s->store);
+    if (config_path && *config_path) {
+      std::vector<testmap::config::Diagnostic> found;
+      s->config = testmap::config::LoadConfig(config_path, &found);
+      s->rules.emplace(*s->config, root_token ? root_token : "${TORCH_ROOT}");
+      if (!found.empty() && warnings) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& w : found) list.push_back(w.ToString());
+        *warnings = Copy(list.dump());
+      }
+    }
+    return s.release();
+  } catch (const std::exception& e) {
+    SetError(error, e.what());
+    return nullptr;
+  }
+}
+
+char* tm_select_answer(tm_select* s, const char* const* nodeids, size_t n, char** error) {
+  if (error) *error = nullptr;
+  try {
+    nlohmann::json out = nlohmann::json::object();
+    for (size_t i = 0; i < n; ++i) {
+      std::string id = nodeids[i];
+      auto facts = testmap::indexer::ReadTestFacts(*s->store, id);
+      nlohmann::json answer = {{"in_index", facts.has_value()},
+                               {"marks", testmap::select::MarksOf(*s->index, id, facts ? &*facts : nullptr)},
+                               {"mode", nullptr},
+                               {"reason", ""}};
+      if (s->rules) {
+        testmap::config::Decision d =
+            s->rules->Decide(facts ? testmap::config::ConfigFacts(*facts) : FactsFromNodeId(id));
+        if (d.governed) {
+          answer["mode"] = testmap::config::ModeName(d.mode);
+          answer["reason"] = d.decided_by + (d.rule.empty() ? "" : "; " + d.rule);
+        }
+      }
+      out[id] = std::move(answer);
+    }
+    return Copy(out.dump());
+  } catch (const std::exception& e) {
+    SetError(error, e.what());
+    return nullptr;
+  }
+}
+
+void tm_select_close(tm_select* s) { delete s; }
+
+void tm_select_free(char* s) { std::free(s); }
+
+}  // extern "C"
