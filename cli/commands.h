@@ -18,6 +18,9 @@ void RegisterPlanCommand(CLI::App& app);
 // Adds `testmap trace` (per-test operator traces of a pytest run) to `app`.
 void RegisterTraceCommand(CLI::App& app);
 
+// Adds `testmap report` (one HTML page: coverage heatmap, plan, runs) to `app`.
+void RegisterReportCommand(CLI::App& app);
+
 // Index commands (docs/index.md): ingest, query, show, ops, stats, index;
 // RegisterIndexCommands adds them all (cli/index_commands.cc).
 void RegisterIndexCommands(CLI::App& app);

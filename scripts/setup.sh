@@ -21,6 +21,7 @@ apt_packages=(
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
   llvm-dev libclang-dev clang
   jq hyperfine
+  chromium  # the report test loads the page in headless Chromium
 )
 missing=()
 for p in "${apt_packages[@]}"; do
