@@ -18,6 +18,9 @@ void RegisterPlanCommand(CLI::App& app);
 // Adds `testmap trace` (per-test operator traces of a pytest run) to `app`.
 void RegisterTraceCommand(CLI::App& app);
 
+// Adds `testmap mcp` (the index as an MCP server on stdio, docs/mcp.md).
+void RegisterMcpCommand(CLI::App& app);
+
 // Adds `testmap report` (one HTML page: coverage heatmap, plan, runs) to `app`.
 void RegisterReportCommand(CLI::App& app);
 

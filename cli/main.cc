@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
       "  testmap ingest scan.jsonl traces/*.jsonl           into the index (.testmap/)\n"
       "  testmap query --op _scaled_mm                      which tests run an operator\n"
       "  testmap plan junit/*.xml --max-minutes 30          CI splits from real timings\n"
+      "  testmap mcp                                        the same answers for agents (MCP)\n"
+      "  testmap report --out report/                       a page to look at: heatmap, plan\n"
       "\n"
       "Every command prints a human table by default; --format json/jsonl is "
       "for machines.",
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterPlanCommand(app);
   testmap::cli::RegisterTraceCommand(app);
   testmap::cli::RegisterIndexCommands(app);
+  testmap::cli::RegisterMcpCommand(app);
   testmap::cli::RegisterReportCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();

@@ -19,8 +19,9 @@ apt_packages=(
   librocksdb-dev libcli11-dev libtree-sitter-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
+  libvalijson-dev
   llvm-dev libclang-dev clang
-  jq hyperfine
+  jq hyperfine strace
   chromium  # the report test loads the page in headless Chromium
 )
 missing=()
@@ -45,7 +46,7 @@ if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.testmap-stamp 2>/dev/null)" != "
   say "installing Python packages into .venv"
   [ -x .venv/bin/python ] || "$python" -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r deps/requirements.txt 2>&1 | grep -v "^WARNING: Location" || true
-  .venv/bin/python -c "import torch, pytest, numpy, expecttest" # fail loudly if the install did not take
+  .venv/bin/python -c "import torch, pytest, numpy, expecttest, mcp" # fail loudly if the install did not take
   echo "$req_stamp" > .venv/.testmap-stamp
 fi
 

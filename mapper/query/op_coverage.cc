@@ -32,6 +32,14 @@ std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const 
   return rows;
 }
 
+nlohmann::json OpCoverageJson(const OpCoverage& r) {
+  return {{"op", r.op},
+          {"tests", r.tests.size()},
+          {"dtypes", r.dtypes},
+          {"evidence", r.evidence},
+          {"devices", r.devices}};
+}
+
 void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& format,
                       std::ostream& out) {
   using nlohmann::json;
@@ -55,13 +63,7 @@ void RenderOpCoverage(const std::vector<OpCoverage>& rows, const std::string& fo
     return;
   }
   json list = json::array();
-  for (const auto& r : rows) {
-    list.push_back({{"op", r.op},
-                    {"tests", r.tests.size()},
-                    {"dtypes", r.dtypes},
-                    {"evidence", r.evidence},
-                    {"devices", r.devices}});
-  }
+  for (const auto& r : rows) list.push_back(OpCoverageJson(r));
   if (format == "jsonl") {
     for (const auto& j : list) out << j.dump() << "\n";
   } else if (format == "yaml") {

@@ -3,6 +3,7 @@
 // does the suite exercise at all, and how well).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 #include <string>
@@ -19,6 +20,10 @@ struct OpCoverage {
 
 // Sorted by `sort`: "tests" (most first, then name) or "name".
 std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const std::string& sort);
+
+// One row as `testmap ops --format json` lists it: {op, tests (a count),
+// dtypes, evidence, devices}.
+nlohmann::json OpCoverageJson(const OpCoverage& row);
 
 // Formats: table, json, jsonl, yaml.
 void RenderOpCoverage(const std::vector<OpCoverage>& ops, const std::string& format,

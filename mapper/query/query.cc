@@ -113,22 +113,7 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   }
   std::sort(result.tests.begin(), result.tests.end(),
             [](const TestMatch& a, const TestMatch& b) { return a.nodeid < b.nodeid; });
-  if (options.details || options.group == "generic") {
-    std::vector<std::string> ids;
-    for (const auto& m : result.tests) ids.push_back(m.nodeid);
-    auto summaries = index.TestSummaries(ids);
-    for (size_t i = 0; i < result.tests.size(); ++i) {
-      auto& m = result.tests[i];
-      auto& s = summaries[i];
-      m.generic_id = std::move(s.generic_id);
-      m.file = std::move(s.file);
-      m.line_start = s.line_start;
-      m.line_end = s.line_end;
-      m.outcome = std::move(s.outcome);
-      m.duration = s.duration;
-      m.runs = s.runs;
-    }
-  }
+  if (options.details || options.group == "generic") FillTestDetails(index, result.tests);
   if (options.group == "generic") {
     std::map<std::string, GenericMatch> groups;
     for (const auto& m : result.tests) {

@@ -71,6 +71,12 @@ struct QueryResult {
 // options.
 QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options);
 
+// Fills what `details` adds (source location, latest outcome and duration,
+// runs) into `tests`, sorted by node id. RunQuery calls it for every test;
+// a caller showing one page of a long answer asks RunQuery without details
+// and calls it for the page only.
+void FillTestDetails(const indexer::IndexReader& index, std::vector<TestMatch>& tests);
+
 // Formats: table (default), json, jsonl, nodeids, yaml.
 void RenderQuery(const QueryResult& result, const std::string& format, std::ostream& out);
 

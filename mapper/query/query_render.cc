@@ -5,59 +5,13 @@
 #include <sstream>
 
 #include "mapper/query/query.h"
+#include "mapper/query/query_json.h"
 #include "mapper/query/yaml_emit.h"
 
 namespace testmap::query {
 namespace {
 
 using nlohmann::json;
-
-json UseJson(const OpUse& u) {
-  json dtypes = json::array();
-  for (const auto& combo : u.dtypes) dtypes.push_back(combo);
-  return {{"dtypes", dtypes},
-          {"devices", u.devices},
-          {"evidence", u.evidence},
-          {"calls", u.calls},
-          {"runs", u.runs}};
-}
-
-json TestJson(const TestMatch& m) {
-  json ops = json::object();
-  for (const auto& [op, use] : m.ops) ops[op] = UseJson(use);
-  json j = {{"nodeid", m.nodeid},
-            {"generic_id", m.generic_id.empty() ? json(nullptr) : json(m.generic_id)},
-            {"file", m.file.empty() ? json(nullptr) : json(m.file)},
-            {"line_start", m.line_start ? json(m.line_start) : json(nullptr)},
-            {"line_end", m.line_end ? json(m.line_end) : json(nullptr)},
-            {"ops", ops},
-            {"outcome", m.outcome.empty() ? json(nullptr) : json(m.outcome)},
-            {"duration", m.duration ? json(*m.duration) : json(nullptr)},
-            {"runs", m.runs}};
-  return j;
-}
-
-json GroupJson(const GenericMatch& g) {
-  json tests = json::array();
-  double seconds = 0;
-  for (const auto* t : g.tests) {
-    tests.push_back(TestJson(*t));
-    if (t->duration) seconds += *t->duration;
-  }
-  return {{"generic_id", g.generic_id}, {"tests", tests}, {"duration", seconds}};
-}
-
-json QueryJson(const QueryResult& r) {
-  json ops = json::array();
-  for (const auto& op : r.resolved) ops.push_back(op.canonical);
-  json q = {{"ops", ops},
-            {"match", r.options.any ? "any" : "all"},
-            {"dtypes", r.options.dtypes},
-            {"device", r.options.device.empty() ? json(nullptr) : json(r.options.device)},
-            {"path", r.options.path.empty() ? json(nullptr) : json(r.options.path)},
-            {"group", r.options.group}};
-  return q;
-}
 
 // Distinct dtypes across every matched op, in first-seen order.
 std::string DtypeSummary(const TestMatch& m) {
@@ -130,23 +84,14 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
   }
   if (format == "jsonl") {
     if (generic) {
-      for (const auto& g : r.groups) out << GroupJson(g).dump() << "\n";
+      for (const auto& g : r.groups) out << GenericMatchJson(g).dump() << "\n";
     } else {
-      for (const auto& m : r.tests) out << TestJson(m).dump() << "\n";
+      for (const auto& m : r.tests) out << TestMatchJson(m).dump() << "\n";
     }
     return;
   }
   if (format == "json" || format == "yaml") {
-    json doc = {{"query", QueryJson(r)}, {"count", generic ? r.groups.size() : r.tests.size()}};
-    json items = json::array();
-    if (generic) {
-      for (const auto& g : r.groups) items.push_back(GroupJson(g));
-      doc["generic_tests"] = items;
-      doc["tests"] = r.tests.size();
-    } else {
-      for (const auto& m : r.tests) items.push_back(TestJson(m));
-      doc["tests"] = items;
-    }
+    json doc = QueryResultJson(r);
     if (format == "json") {
       out << doc.dump(2) << "\n";
     } else {

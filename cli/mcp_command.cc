@@ -1,0 +1,37 @@
+// `testmap mcp`: the index as a Model Context Protocol server on stdio, for
+// agents (docs/mcp.md). The server is mcp/server.h.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "cli/run_command.h"
+#include "cli/shared_options.h"
+#include "mcp/server.h"
+
+namespace testmap::cli {
+
+void RegisterMcpCommand(CLI::App& app) {
+  auto options = std::make_shared<mcp::ServerOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "mcp", "Serve the index to agents: a Model Context Protocol server on stdin/stdout");
+  cmd->footer(
+      "JSON-RPC 2.0, one message a line on stdin/stdout, logs on stderr. Speaks MCP 2026-07-28\n"
+      "(stateless, server/discover) and 2024-11-05..2025-11-25 (initialize). Tools: query_op,\n"
+      "tests_for_ops, show_test, list_ops, plan; resources: testmap://run/ID, testmap://test/ID.\n"
+      "The index is reopened when an ingest changes it; files (timings for plan) are read only\n"
+      "under --allow. Exits 0 when stdin closes.\n\n"
+      "Examples:\n"
+      "  testmap mcp --index .testmap\n"
+      "  testmap mcp --index /data/index --allow /data/junit --allow /data/test-times.json\n"
+      "  an MCP host's config: {\"command\": \"testmap\", \"args\": [\"mcp\", \"--index\", "
+      "\"/abs/.testmap\"]}");
+  AddIndexOption(cmd, options->index_dir);
+  cmd->add_option("--allow", options->allow,
+                  "A file or directory tools may read (timing files for plan); repeatable")
+      ->check(CLI::ExistingPath);
+  cmd->add_option("--workers", options->workers, "Requests answered at once (default: cores, 2..8)")
+      ->check(CLI::Range(1, 64));
+  options->version = TESTMAP_VERSION;
+  cmd->callback([options] { RunCommand("mcp", [&] { return mcp::Serve(*options, 0, 1); }); });
+}
+
+}  // namespace testmap::cli

@@ -1,0 +1,58 @@
+// Files are read only under --allow, also through `..` and symlinks.
+#include "mcp/path_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/errors.h"
+#include "tests/support/temp_dir.h"
+
+namespace testmap::mcp {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(PathPolicy, OnlyUnderTheRoots) {
+  testing::TempDir dir;
+  fs::path allowed = fs::path(dir.path()) / "allowed";
+  fs::path secret = fs::path(dir.path()) / "secret";
+  fs::create_directories(allowed / "sub");
+  fs::create_directories(secret);
+  testing::WriteFile((allowed / "sub" / "t.xml").string(), "<testsuite/>");
+  testing::WriteFile((secret / "s.xml").string(), "<testsuite/>");
+  testing::WriteFile((fs::path(dir.path()) / "allowed-not.xml").string(), "x");
+  fs::create_symlink(secret / "s.xml", allowed / "link.xml");
+  fs::create_symlink(secret, allowed / "dirlink");
+
+  PathPolicy policy({allowed.string()});
+  EXPECT_EQ(policy.Resolve((allowed / "sub" / "t.xml").string()),
+            fs::canonical(allowed / "sub" / "t.xml").string());
+  auto refused = [&](const fs::path& p) {
+    try {
+      policy.Resolve(p.string());
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refused(secret / "s.xml").find("outside the allowed paths"), std::string::npos);
+  EXPECT_NE(refused(allowed / ".." / "secret" / "s.xml").find("outside"), std::string::npos);
+  // A sibling whose name starts like the root is not under it.
+  EXPECT_NE(refused(fs::path(dir.path()) / "allowed-not.xml").find("outside"), std::string::npos);
+  EXPECT_NE(refused(allowed / "link.xml").find("leads outside"), std::string::npos);
+  EXPECT_NE(refused(allowed / "dirlink" / "s.xml").find("leads outside"), std::string::npos);
+  EXPECT_NE(refused(allowed / "missing.xml"), "");
+  EXPECT_NE(refused(allowed / "sub"), "");  // a directory is no timing file
+
+  PathPolicy none({});
+  try {
+    none.Resolve((allowed / "sub" / "t.xml").string());
+    FAIL() << "a server without --allow reads no file";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--allow"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace testmap::mcp
