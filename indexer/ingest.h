@@ -8,6 +8,7 @@
 // keys with the same values: no change.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,11 @@ struct IngestSummary {
 // `testmap trace --out` leaves them), `testmap scan --format jsonl` files,
 // and timing files in any format indexer/timings reads (JUnit XML,
 // .test_durations, test-times.json). Throws core::InputError naming the file (and
-// line) of anything else.
-IngestInputs ReadIngestInputs(const std::vector<std::string>& paths);
+// line) of anything else. `progress`, when set, is called after each file
+// is read (from the reading threads) with the files read and their number.
+IngestInputs ReadIngestInputs(
+    const std::vector<std::string>& paths,
+    const std::function<void(size_t done, size_t total)>& progress = {});
 
 // Builds every key of `inputs` and commits them to `store` in one step.
 IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs);
