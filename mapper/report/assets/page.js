@@ -172,8 +172,7 @@
       plural(D, 'dtype') + ', ' + plural(cells, 'non-empty cell') +
       (filtered() ? ' (filtered)' : '') + '.';
     $('heatmap-body').style.height = view.length * ROW + 'px';
-    lastWindow = '';
-    renderWindow();
+    renderWindow(true);
   }
 
   // ---- heatmap rendering (virtual rows) -----------------------------------
@@ -194,40 +193,62 @@
                 el('div', { class: 'dt any', text: 'any dtype', title: 'tests running the operator' }));
     for (const d of cov.dtypes) head.append(el('div', { class: 'dt', text: d, 'data-dtype': d }));
   }
-  function renderWindow() {
+  // Rows stay in the DOM while in the window; scrolling adds the rows that
+  // come into it and drops those that leave, so a step costs a few rows.
+  const rendered = new Map();  // index in state.view -> row element
+  function renderWindow(force) {
     const box = $('heatmap'), body = $('heatmap-body');
+    if (force === true) {
+      body.replaceChildren();
+      rendered.clear();
+      lastWindow = '';
+    }
     const top = box.scrollTop - body.offsetTop;
     const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
     const last = Math.min(state.view.length, Math.ceil((top + box.clientHeight) / ROW) + OVERSCAN);
     const key = first + ':' + last;
     if (key === lastWindow) return;
     lastWindow = key;
+    for (const [i, row] of rendered) {
+      if (i < first || i >= last) {
+        row.remove();
+        rendered.delete(i);
+      }
+    }
     const frag = document.createDocumentFragment();
-    for (let i = first; i < last; i++) frag.append(renderRow(state.view[i], i));
-    body.replaceChildren(frag);
+    for (let i = first; i < last; i++) {
+      if (rendered.has(i)) continue;
+      const row = renderRow(state.view[i], i);
+      rendered.set(i, row);
+      frag.append(row);
+    }
+    body.append(frag);
   }
+  const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
   function renderRow(r, i) {
-    const row = el('div', { class: 'hm-row', role: 'row', 'data-op': r.op });
+    const row = document.createElement('div');
+    row.className = 'hm-row';
+    row.setAttribute('role', 'row');
+    row.dataset.op = r.op;
     row.style.top = i * ROW + 'px';
-    row.append(el('div', { class: 'op', role: 'rowheader', title: r.op, text: r.op }));
+    const op = esc(r.op);
+    let html = `<div class="op" role="rowheader" title="${op}">${op}</div>`;
+    const sel = state.selected && state.selected.row === r ? state.selected.col : -1;
     for (let c = 0; c < COLS; c++) {
       const n = r.counts[c];
       const dtype = c === 0 ? '*' : cov.dtypes[c - 1];
-      const cell = el('div', {
-        class: 'cell' + (c === 0 ? ' any' : '') + (n ? '' : ' empty'), role: 'gridcell',
-        'data-dtype': dtype, 'data-count': n, text: n ? String(n) : '',
-        title: r.op + (c === 0 ? ', any dtype: ' : ' × ' + dtype + ': ') + plural(n, 'test'),
-      });
+      const title = r.op + (c === 0 ? ', any dtype: ' : ' × ' + dtype + ': ') + plural(n, 'test');
+      let cls = 'cell' + (c === 0 ? ' any' : '') + (n ? '' : ' empty') + (c === sel ? ' selected' : '');
+      let extra = '';
       if (n) {
         const k = color(n, c === 0 ? state.maxAny : state.max);
-        cell.style.background = k.bg;
-        cell.style.color = k.fg;
-        cell.tabIndex = -1;
+        extra = ` tabindex="-1" style="background:${k.bg};color:${k.fg}"`;
       }
-      if (state.selected && state.selected.row === r && state.selected.col === c)
-        cell.classList.add('selected');
-      row.append(cell);
+      html += `<div class="${cls}" role="gridcell" data-dtype="${esc(dtype)}" data-count="${n}" ` +
+        `title="${esc(title)}"${extra}>${n ? n : ''}</div>`;
     }
+    row.innerHTML = html;
     return row;
   }
 
@@ -254,9 +275,7 @@
     $('cell-tests').replaceChildren();
     $('cell-nodeids').value = '';
     showMore();
-    for (const c of document.querySelectorAll('.hm-row .cell.selected')) c.classList.remove('selected');
-    lastWindow = '';
-    renderWindow();
+    renderWindow(true);
   }
   function showMore() {
     const ids = tests();
@@ -308,7 +327,7 @@
     $('filters').addEventListener('submit', (e) => e.preventDefault());
     $('op-search').addEventListener('input', (e) => { state.search = e.target.value; refreshView(); });
     $('heatmap').addEventListener('scroll', () => requestAnimationFrame(renderWindow), { passive: true });
-    window.addEventListener('resize', () => { lastWindow = ''; renderWindow(); });
+    window.addEventListener('resize', () => renderWindow(true));
     $('heatmap-body').addEventListener('click', (e) => {
       const cell = e.target.closest('.cell');
       if (!cell || cell.classList.contains('empty')) return;
@@ -327,8 +346,7 @@
     const close = () => {
       $('cell-panel').hidden = true;
       state.selected = null;
-      lastWindow = '';
-      renderWindow();
+      renderWindow(true);
     };
     $('cell-close').addEventListener('click', close);
     document.addEventListener('keydown', (e) => { if (e.key === 'Escape') close(); });

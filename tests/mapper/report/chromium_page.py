@@ -116,7 +116,8 @@ HELPERS = r"""
 window.__frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 window.__cells = async () => {
   const box = document.getElementById('heatmap');
-  const cells = {}; let maxRows = 0;
+  const cells = {}; let maxRows = 0, frames = 0;
+  const t0 = performance.now();
   box.scrollTop = 0; await __frames();
   for (;;) {
     const rows = document.querySelectorAll('#heatmap-body .hm-row');
@@ -124,11 +125,13 @@ window.__cells = async () => {
     for (const row of rows) for (const c of row.querySelectorAll('.cell'))
       cells[row.dataset.op + '\u0000' + c.dataset.dtype] = c.textContent;
     if (box.scrollTop + box.clientHeight >= box.scrollHeight - 1) break;
-    box.scrollTop += Math.max(20, box.clientHeight / 2); await __frames();
+    box.scrollTop += Math.max(20, box.clientHeight / 2); await __frames(); frames++;
   }
+  const ms = performance.now() - t0;
   const out = [];
   for (const [k, v] of Object.entries(cells)) { const [op, dt] = k.split('\u0000'); out.push([op, dt, v]); }
-  return {cells: out, maxRows, status: document.getElementById('heatmap-status').textContent};
+  return {cells: out, maxRows, ms, frames,
+          status: document.getElementById('heatmap-status').textContent};
 };
 window.__findCell = async (op, dtype) => {
   const box = document.getElementById('heatmap');
@@ -157,10 +160,14 @@ window.__panel = async () => {
           selected: sel ? [sel.parentElement.dataset.op, sel.dataset.dtype] : null};
 };
 window.__only = async (evidence) => {
+  let changes = 0;
+  const t0 = performance.now();
   for (const box of document.querySelectorAll('#evidence-filter input'))
-    if (box.checked !== (box.value === evidence)) box.click();
+    if (box.checked !== (box.value === evidence)) { box.click(); changes++; }
+  const ms = (performance.now() - t0) / Math.max(1, changes);  // recount and redraw, each
   await __frames();
-  return [...document.querySelectorAll('#evidence-filter input')].filter((b) => b.checked).map((b) => b.value);
+  return {checked: [...document.querySelectorAll('#evidence-filter input')].filter((b) => b.checked)
+                   .map((b) => b.value), ms};
 };
 window.__plan = () => ({
   summary: (document.getElementById('plan-summary') || {}).textContent || null,
@@ -249,8 +256,12 @@ def main():
         browser.send("Page.navigate", {"url": url})
         browser.wait_for(lambda m: m.get("method") == "Page.loadEventFired")
         ready = browser.eval("document.body.dataset.ready || null")
-        loaded_ms = (time.time() - started) * 1000
+        # From navigation start to the end of the load event: parsing the
+        # page and its data and drawing it (the script runs before `load`).
+        loaded_ms = browser.eval(
+            "performance.getEntriesByType('navigation')[0].loadEventEnd")
         result = {"ready": ready, "load_ms": loaded_ms,
+                  "navigate_ms": (time.time() - started) * 1000,
                   "error": browser.eval("document.body.dataset.error || null"),
                   "summary": browser.eval("document.getElementById('summary').textContent")}
         browser.eval(HELPERS)
@@ -260,14 +271,17 @@ def main():
         where = browser.eval(f"__findCell({json.dumps(op)}, {json.dumps(dtype)})")
         result["click_target"] = where
         if where:
+            click_started = time.time()
             for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
                 browser.send("Input.dispatchMouseEvent",
                              {"type": kind, "x": where["x"], "y": where["y"], "button": "left",
                               "buttons": 1 if kind == "mousePressed" else 0, "clickCount": 1})
             browser.eval("__frames()")
+            result["click_ms"] = (time.time() - click_started) * 1000
         result["panel"] = browser.eval("__panel()")
 
-        result["filter"] = browser.eval(f"__only({json.dumps(evidence)})")
+        only = browser.eval(f"__only({json.dumps(evidence)})")
+        result["filter"], result["filter_ms"] = only["checked"], only["ms"]
         result["filtered"] = browser.eval("__cells()")
         result["filtered_panel"] = browser.eval("__panel()")
         result["plan"] = browser.eval("__plan()")
