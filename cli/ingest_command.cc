@@ -29,8 +29,8 @@ int RunIngest(const IngestArgs& args) {
   indexer::IngestInputs* read = nullptr;
   {
     core::Progress progress("testmap ingest: reading", "files");
-    read = new indexer::IngestInputs(indexer::ReadIngestInputs(
-        args.files, [&](size_t, size_t total) {
+    read =
+        new indexer::IngestInputs(indexer::ReadIngestInputs(args.files, [&](size_t, size_t total) {
           progress.SetTotal(total);
           progress.Add(1);
         }));

@@ -28,7 +28,8 @@ void RegisterReportCommand(CLI::App& app) {
       "  testmap report --out report/\n"
       "  testmap plan --index .testmap --splits 8 --format json > plan.json\n"
       "  testmap report --out report/ --plan plan.json\n"
-      "  testmap plan --index .testmap --splits 8 --report run/*.xml --format json > measured.json\n"
+      "  testmap plan --index .testmap --splits 8 --report run/*.xml --format json > "
+      "measured.json\n"
       "  testmap report --out report/ --plan plan.json --plan-report measured.json");
   cmd->add_option("--out", args->request.out_dir, "Directory for index.html (made if missing)")
       ->required();
@@ -46,8 +47,9 @@ void RegisterReportCommand(CLI::App& app) {
       indexer::IndexReader index(*store);
       report::ReportSummary s = report::WriteReport(index, args->request);
       if (args->format == "json") {
-        std::cout << nlohmann::json{{"page", s.page},   {"bytes", s.bytes}, {"operators", s.ops},
-                                    {"dtypes", s.dtypes}, {"tests", s.tests}, {"cells", s.cells},
+        std::cout << nlohmann::json{{"page", s.page},       {"bytes", s.bytes},
+                                    {"operators", s.ops},   {"dtypes", s.dtypes},
+                                    {"tests", s.tests},     {"cells", s.cells},
                                     {"entries", s.entries}, {"runs", s.runs},
                                     {"splits", s.splits}}
                          .dump(2)

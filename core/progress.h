@@ -69,7 +69,7 @@ class Progress {
   std::mutex draw_;  // one writer of the line at a time
   bool drawn_ = false, finished_ = false;
   std::string last_text_;  // what the line shows now: unchanged, not redrawn
-  int region_rows_ = 0;  // pinned: the terminal height the scroll region was set for
+  int region_rows_ = 0;    // pinned: the terminal height the scroll region was set for
 };
 
 }  // namespace testmap::core

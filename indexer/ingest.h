@@ -51,9 +51,8 @@ struct IngestSummary {
 // .test_durations, test-times.json). Throws core::InputError naming the file (and
 // line) of anything else. `progress`, when set, is called after each file
 // is read (from the reading threads) with the files read and their number.
-IngestInputs ReadIngestInputs(
-    const std::vector<std::string>& paths,
-    const std::function<void(size_t done, size_t total)>& progress = {});
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths,
+                              const std::function<void(size_t done, size_t total)>& progress = {});
 
 // Builds every key of `inputs` and commits them to `store` in one step.
 IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs);

@@ -22,8 +22,8 @@ class ShardProgress {
 
  private:
   struct Shard {
-    uint64_t offset = 0;    // bytes read
-    std::string run_line;   // the shard's first record, to read later chunks after
+    uint64_t offset = 0;   // bytes read
+    std::string run_line;  // the shard's first record, to read later chunks after
     size_t tests = 0;
     bool unreadable = false;  // progress is best effort: a bad shard stops counting
   };

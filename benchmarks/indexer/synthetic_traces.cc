@@ -9,11 +9,11 @@ namespace testmap::bench {
 
 namespace {
 
-const char* kDtypes[] = {"float32", "float64",       "bfloat16",    "float16",    "int64",
-                         "int32",   "bool",          "complex64",   "uint8",      "int8",
-                         "int16",   "complex128",    "complex32",   "uint16",     "uint32",
-                         "uint64",  "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
-                         "float8_e5m2fnuz"};
+const char* kDtypes[] = {
+    "float32", "float64",       "bfloat16",    "float16",         "int64",
+    "int32",   "bool",          "complex64",   "uint8",           "int8",
+    "int16",   "complex128",    "complex32",   "uint16",          "uint32",
+    "uint64",  "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"};
 constexpr int kMaxDtypes = sizeof kDtypes / sizeof kDtypes[0];
 const char* kOverloads[] = {"Tensor", "Scalar", "", "out", "self"};
 

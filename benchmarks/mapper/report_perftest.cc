@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
   ingest.insert(ingest.end(), traces.shard_paths.begin(), traces.shard_paths.end());
   if (Run(ingest) != 0) return 1;
   std::printf("index: %d tests, %zu operators, %d dtypes, %zu test-op-dtype observations\n",
-              spec.tests, traces.common_op_names.size() + traces.tail_op_names.size(),
-              spec.dtypes, traces.edges);
+              spec.tests, traces.common_op_names.size() + traces.tail_op_names.size(), spec.dtypes,
+              traces.edges);
 
   std::string page_dir = dir + "/page";
   double report = TimeRuns({testmap, "report", "--index", index, "--out", page_dir}, 3);
@@ -119,8 +119,7 @@ int main(int argc, char** argv) {
   std::printf("testmap ops --format json (baseline):        %.2f s  (report takes %.2fx)\n", ops,
               report / ops);
   std::printf("page: %.1f MB for %zu (test, cell) entries over %zu cells: %.2f bytes per entry\n",
-              s["bytes"].get<double>() / 1e6, s["entries"].get<size_t>(),
-              s["cells"].get<size_t>(),
+              s["bytes"].get<double>() / 1e6, s["entries"].get<size_t>(), s["cells"].get<size_t>(),
               s["bytes"].get<double>() / std::max<double>(1, s["entries"].get<double>()));
 
   std::string chromium = Chromium();
@@ -132,9 +131,10 @@ int main(int argc, char** argv) {
   std::string op = traces.common_op_names.front();
   std::string facts = dir + "/facts.json";
   double start = Now();
-  int rc = Run({TESTMAP_PYTHON, std::string(TESTMAP_SOURCE_DIR) + "/tests/mapper/report/chromium_page.py",
-                chromium, page_dir + "/index.html", dir + "/report.png", op, "float32", "eager"},
-               facts);
+  int rc = Run(
+      {TESTMAP_PYTHON, std::string(TESTMAP_SOURCE_DIR) + "/tests/mapper/report/chromium_page.py",
+       chromium, page_dir + "/index.html", dir + "/report.png", op, "float32", "compile"},
+      facts);
   if (rc != 0) {
     std::cerr << "the browser driver failed (" << rc << ")\n";
     return 1;
@@ -143,11 +143,12 @@ int main(int argc, char** argv) {
   json f = json::parse(fin);
   std::printf("browser (headless Chromium, whole session %.1f s):\n", Now() - start);
   std::printf("  load to drawn:          %6.0f ms\n", f["load_ms"].get<double>());
-  std::printf("  walk every row:         %6.0f ms for %zu frames (%.1f ms a frame); at most %d "
-              "rows in the DOM\n",
-              f["all"]["ms"].get<double>(), f["all"]["frames"].get<size_t>(),
-              f["all"]["ms"].get<double>() / std::max<double>(1, f["all"]["frames"].get<double>()),
-              f["all"]["maxRows"].get<int>());
+  std::printf(
+      "  walk every row:         %6.0f ms for %zu frames (%.1f ms a frame); at most %d "
+      "rows in the DOM\n",
+      f["all"]["ms"].get<double>(), f["all"]["frames"].get<size_t>(),
+      f["all"]["ms"].get<double>() / std::max<double>(1, f["all"]["frames"].get<double>()),
+      f["all"]["maxRows"].get<int>());
   std::printf("  click a cell of %s tests: %4.0f ms (list of %zu)\n",
               f["click_target"]["text"].get<std::string>().c_str(), f.value("click_ms", 0.0),
               f["panel"]["tests"].size());

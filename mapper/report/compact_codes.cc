@@ -1,6 +1,7 @@
 #include "mapper/report/compact_codes.h"
 
 #include <array>
+
 #include "core/errors.h"
 
 namespace testmap::report {

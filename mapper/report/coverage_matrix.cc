@@ -56,9 +56,9 @@ CoverageMatrix ReadCoverage(const indexer::IndexReader& index) {
     auto it = std::find(facets.begin(), facets.end(), f);
     if (it == facets.end()) {
       if (facets.size() == kMaxFacets)
-        throw core::InputError(index.store().dir(), 0,
-                               "more than " + std::to_string(kMaxFacets) +
-                                   " (evidence, role) kinds in the index");
+        throw core::InputError(
+            index.store().dir(), 0,
+            "more than " + std::to_string(kMaxFacets) + " (evidence, role) kinds in the index");
       it = facets.insert(facets.end(), std::move(f));
     }
     return uint32_t{1} << (it - facets.begin());
@@ -80,8 +80,7 @@ CoverageMatrix ReadCoverage(const indexer::IndexReader& index) {
     for (const auto& t : e.tuples) {
       uint32_t bit = facet_bit(t.evidence, RoleOf(t));
       any |= bit;
-      for (const auto& d : t.dtypes)
-        row->push_back({static_cast<int>(dtypes.Id(d)), test, bit});
+      for (const auto& d : t.dtypes) row->push_back({static_cast<int>(dtypes.Id(d)), test, bit});
     }
     row->push_back({-1, test, any});
   });
@@ -117,8 +116,8 @@ CoverageMatrix ReadCoverage(const indexer::IndexReader& index) {
   });
   std::vector<uint32_t> facet_bit_to(facets.size());
   for (size_t i = 0; i < facets.size(); ++i)
-    facet_bit_to[i] = uint32_t{1}
-                      << (std::find(m.facets.begin(), m.facets.end(), facets[i]) - m.facets.begin());
+    facet_bit_to[i] =
+        uint32_t{1} << (std::find(m.facets.begin(), m.facets.end(), facets[i]) - m.facets.begin());
   auto remap_mask = [&](uint32_t mask) {
     uint32_t out = 0;
     for (size_t i = 0; i < facets.size(); ++i)
@@ -136,7 +135,8 @@ CoverageMatrix ReadCoverage(const indexer::IndexReader& index) {
     });
     CoverageRow out{op, {}};
     for (const RawEntry& r : raw) {
-      if (out.cells.empty() || out.cells.back().dtype != r.dtype) out.cells.push_back({r.dtype, {}});
+      if (out.cells.empty() || out.cells.back().dtype != r.dtype)
+        out.cells.push_back({r.dtype, {}});
       auto& entries = out.cells.back().entries;
       if (!entries.empty() && entries.back().test == r.test) {
         entries.back().facet_mask |= remap_mask(r.mask);  // another run or dtype combination

@@ -32,7 +32,7 @@ struct CellEntry {
 };
 
 struct CoverageCell {
-  int dtype = -1;  // index into CoverageMatrix::dtypes; -1: the "any" column
+  int dtype = -1;                  // index into CoverageMatrix::dtypes; -1: the "any" column
   std::vector<CellEntry> entries;  // sorted by test
 };
 

@@ -55,8 +55,11 @@ json CoverageJson(const CoverageMatrix& m) {
   }
   json facets = json::array();
   for (const Facet& f : m.facets) facets.push_back({f.evidence, f.role});
-  return {{"tests", m.tests.size()}, {"dtypes", m.dtypes},     {"facets", facets},
-          {"facet_sets", sets},      {"rows", std::move(rows)}};
+  return {{"tests", m.tests.size()},
+          {"dtypes", m.dtypes},
+          {"facets", facets},
+          {"facet_sets", sets},
+          {"rows", std::move(rows)}};
 }
 
 json PlanJson(const PlanView& p) {

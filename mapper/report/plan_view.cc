@@ -22,9 +22,9 @@ class Fields {
 
   const json& Need(const json& j, const char* key, json::value_t type) const {
     auto it = j.find(key);
-    bool ok = it != j.end() && (it->type() == type ||
-                                (type == json::value_t::number_float && it->is_number()) ||
-                                (type == json::value_t::number_integer && it->is_number_integer()));
+    bool ok = it != j.end() &&
+              (it->type() == type || (type == json::value_t::number_float && it->is_number()) ||
+               (type == json::value_t::number_integer && it->is_number_integer()));
     if (!ok) Fail(key, std::string("needs `") + key + "` (" + TypeName(type) + ")");
     return *it;
   }
@@ -42,10 +42,14 @@ class Fields {
  private:
   static const char* TypeName(json::value_t t) {
     switch (t) {
-      case json::value_t::array: return "a list";
-      case json::value_t::object: return "an object";
-      case json::value_t::string: return "a string";
-      default: return "a number";
+      case json::value_t::array:
+        return "a list";
+      case json::value_t::object:
+        return "an object";
+      case json::value_t::string:
+        return "a string";
+      default:
+        return "a number";
     }
   }
   const std::string& file_;

@@ -14,10 +14,10 @@
 namespace testmap::report {
 
 struct RunSummary {
-  std::string id;          // run id (16 hex digits)
-  nlohmann::json record;   // the run record as ingested (worker, metadata, source)
+  std::string id;                          // run id (16 hex digits)
+  nlohmann::json record;                   // the run record as ingested (worker, metadata, source)
   std::map<std::string, size_t> outcomes;  // outcome -> tests
-  double seconds = 0;      // sum of the tests' durations
+  double seconds = 0;                      // sum of the tests' durations
 };
 
 // Sorted by start time, then id. Throws core::InputError for a run record

@@ -59,13 +59,12 @@ CommandResult OnTerminal(const std::vector<std::string>& argv, const std::string
 TEST(ProgressWiring, IngestShowsItsFilesOnATerminalOnly) {
   const SuiteEvidence& ev = ExampleSuiteEvidence();
   std::string dir = ScratchDir("ingest-progress");
-  std::vector<std::string> args = {TestmapBin(), "ingest", "--index", dir + "/a", ev.scan,
-                                   ev.trace};
+  std::vector<std::string> args = {TestmapBin(), "ingest", "--index",
+                                   dir + "/a",   ev.scan,  ev.trace};
   CommandResult tty = OnTerminal(args);
   ASSERT_EQ(tty.rc, 0) << tty.out;
   EXPECT_NE(tty.out.find("\rtestmap ingest: reading 0 files"), std::string::npos) << tty.out;
-  EXPECT_NE(tty.out.find("\rtestmap ingest: writing " + dir + "/a"), std::string::npos)
-      << tty.out;
+  EXPECT_NE(tty.out.find("\rtestmap ingest: writing " + dir + "/a"), std::string::npos) << tty.out;
   EXPECT_NE(tty.out.find("\r\033[Kingested 2 file(s)"), std::string::npos) << tty.out;
 
   args[3] = dir + "/b";

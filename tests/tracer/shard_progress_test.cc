@@ -17,7 +17,9 @@ const char kRun[] =
     "\n";
 
 std::string Begin(const std::string& id) {
-  return R"({"type":"begin","nodeid":")" + id + R"(","worker":"main","time":1.0})" "\n";
+  return R"({"type":"begin","nodeid":")" + id +
+         R"(","worker":"main","time":1.0})"
+         "\n";
 }
 std::string Finished(const std::string& id) {
   return R"({"type":"test","nodeid":")" + id +

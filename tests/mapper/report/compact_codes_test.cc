@@ -13,8 +13,8 @@ namespace {
 
 TEST(CompactCodes, VarintsRoundTripAndSmallNumbersTakeOneCharacter) {
   std::mt19937_64 rng(7);
-  std::vector<uint64_t> values = {0, 1, 31, 32, 1023, 1024, uint64_t{1} << 40,
-                                  std::numeric_limits<uint32_t>::max()};
+  std::vector<uint64_t> values = {
+      0, 1, 31, 32, 1023, 1024, uint64_t{1} << 40, std::numeric_limits<uint32_t>::max()};
   for (int i = 0; i < 1000; ++i) values.push_back(rng() >> (rng() % 64));
   std::string code;
   for (uint64_t v : values) AppendVarint(v, code);
@@ -39,13 +39,12 @@ TEST(CompactCodes, BadVarintCodesAreErrors) {
 }
 
 TEST(CompactCodes, FrontCodingSharesPrefixes) {
-  std::vector<std::string> ids = {
-      "",
-      "test_ops.py::TestCommonCPU::test_out_add_cpu_float32",
-      "test_ops.py::TestCommonCPU::test_out_add_cpu_float64",
-      "test_ops.py::TestCommonCPU::test_out_addmm_cpu_float32",
-      "test_z.py::test_x[a\tb]",
-      "ü_unicode.py::test_ß"};
+  std::vector<std::string> ids = {"",
+                                  "test_ops.py::TestCommonCPU::test_out_add_cpu_float32",
+                                  "test_ops.py::TestCommonCPU::test_out_add_cpu_float64",
+                                  "test_ops.py::TestCommonCPU::test_out_addmm_cpu_float32",
+                                  "test_z.py::test_x[a\tb]",
+                                  "ü_unicode.py::test_ß"};
   std::string code = FrontCode(ids);
   EXPECT_EQ(DecodeFrontCoded(code), ids);
   size_t plain = 0;
@@ -56,8 +55,8 @@ TEST(CompactCodes, FrontCodingSharesPrefixes) {
 TEST(CompactCodes, FrontCodingRefusesWhatItCannotEncode) {
   EXPECT_THROW(FrontCode({"b", "a"}), core::InputError);
   EXPECT_THROW(FrontCode({"a\nb"}), core::InputError);
-  EXPECT_THROW(DecodeFrontCoded("Aabc"), core::InputError);   // no newline
-  EXPECT_THROW(DecodeFrontCoded("Ka\n"), core::InputError);   // shares 10 of nothing
+  EXPECT_THROW(DecodeFrontCoded("Aabc"), core::InputError);  // no newline
+  EXPECT_THROW(DecodeFrontCoded("Ka\n"), core::InputError);  // shares 10 of nothing
 }
 
 }  // namespace

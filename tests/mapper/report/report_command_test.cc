@@ -32,8 +32,8 @@ class ReportCommand : public ::testing::Test {
     ASSERT_EQ(r.rc, 0) << r.err;
   }
   static std::string Plan(int splits) {
-    auto r = Testmap({"plan", "--index", *index_, "--splits", std::to_string(splits), "--format",
-                      "json"});
+    auto r = Testmap(
+        {"plan", "--index", *index_, "--splits", std::to_string(splits), "--format", "json"});
     EXPECT_EQ(r.rc, 0) << r.err;
     return WriteTempFile("plan-" + std::to_string(splits) + ".json", r.out);
   }
@@ -93,13 +93,13 @@ TEST_F(ReportCommand, BadPlanFilesNameTheFileAndLeaveThePageAsItWas) {
 
 TEST_F(ReportCommand, APlanReportMustBeOfThePlanAndComeWithIt) {
   const SuiteEvidence& ev = ExampleSuiteEvidence();
-  auto r = Testmap({"plan", "--index", *index_, "--splits", "4", "--report", ev.trace, "--format",
-                    "json"});
+  auto r = Testmap(
+      {"plan", "--index", *index_, "--splits", "4", "--report", ev.trace, "--format", "json"});
   ASSERT_EQ(r.rc, 0) << r.err;
   std::string report = WriteTempFile("measured-4.json", r.out);
   std::string out = ScratchDir("measured");
-  r = Testmap({"report", "--index", *index_, "--out", out, "--plan", Plan(2), "--plan-report",
-               report});
+  r = Testmap(
+      {"report", "--index", *index_, "--out", out, "--plan", Plan(2), "--plan-report", report});
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.err.find("a report of another plan?"), std::string::npos) << r.err;
   r = Testmap({"report", "--index", *index_, "--out", out, "--plan", report});
@@ -133,19 +133,23 @@ TEST(ReportPageData, HostileNodeIdsStayInsideTheDataIsland) {
   std::string nodeid = "test_x.py::test_y[</script><script>alert(1)</script><!--]";
   // ordered_json: readers know a shard by its first key, `type`.
   nlohmann::ordered_json run = {{"type", "run"},
-              {"format", "testmap-trace"},
-              {"version", 1},
-              {"worker", "main"},
-              {"metadata", {{"start_time", "2026-01-01T00:00:00+00:00"}}}};
-  nlohmann::ordered_json test = {{"type", "test"},     {"nodeid", nodeid},  {"outcome", "passed"},
-               {"duration", 0.5},    {"start", 1.0},      {"worker", "main"},
-               {"phases", json::object()},
-               {"ops",
-                {{{"op", "aten::add.Tensor"},
-                  {"dtypes", {"float32"}},
-                  {"device", "cpu"},
-                  {"count", 1},
-                  {"evidence", "eager"}}}}};
+                                {"format", "testmap-trace"},
+                                {"version", 1},
+                                {"worker", "main"},
+                                {"metadata", {{"start_time", "2026-01-01T00:00:00+00:00"}}}};
+  nlohmann::ordered_json test = {{"type", "test"},
+                                 {"nodeid", nodeid},
+                                 {"outcome", "passed"},
+                                 {"duration", 0.5},
+                                 {"start", 1.0},
+                                 {"worker", "main"},
+                                 {"phases", json::object()},
+                                 {"ops",
+                                  {{{"op", "aten::add.Tensor"},
+                                    {"dtypes", {"float32"}},
+                                    {"device", "cpu"},
+                                    {"count", 1},
+                                    {"evidence", "eager"}}}}};
   std::string dir = ScratchDir("hostile");
   WriteFile(dir + "/trace-main.jsonl", run.dump() + "\n" + test.dump() + "\n");
   auto r = Testmap({"ingest", "--index", dir + "/index", dir + "/trace-main.jsonl"});

@@ -223,10 +223,10 @@ TEST(ReportPage, InChromiumEveryCellCountsTheTraceAndAClickListsItsTests) {
   for (const auto& c : seen["runs"][0]["cells"]) row += c.get<std::string>() + " | ";
   for (const auto& c : seen["runs"][0]["titles"]) row += c.get<std::string>() + " | ";
   for (std::string want :
-       {meta["torch"]["version"].get<std::string>(), meta["torch"]["git_version"].get<std::string>(),
-        meta["tests_git_sha"].get<std::string>(), meta["python"]["version"].get<std::string>(),
-        meta["os"]["platform"].get<std::string>(), meta["cpu"]["machine"].get<std::string>(),
-        meta["start_time"].get<std::string>()}) {
+       {meta["torch"]["version"].get<std::string>(),
+        meta["torch"]["git_version"].get<std::string>(), meta["tests_git_sha"].get<std::string>(),
+        meta["python"]["version"].get<std::string>(), meta["os"]["platform"].get<std::string>(),
+        meta["cpu"]["machine"].get<std::string>(), meta["start_time"].get<std::string>()}) {
     EXPECT_NE(row.find(want), std::string::npos) << want << " not in " << row;
   }
   size_t passed = 0;
