@@ -363,8 +363,8 @@
     const adm = data.admission;
     if (!adm) {
       body.append(el('p', { class: 'none', text:
-        'No backend given: `testmap report --backend NAME` shows which operators and tests a ' +
-        'backend whose capabilities were ingested can run.' }));
+        'Not shown: admission per operator needs `testmap admit`, which this testmap does ' +
+        'not have yet.' }));
       return;
     }
     const counts = adm.counts || {};

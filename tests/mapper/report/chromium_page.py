@@ -290,7 +290,8 @@ def main():
         # Back to everything, the clicked cell's list open, at the top.
         browser.eval("(async () => { for (const b of document.querySelectorAll('#evidence-filter "
                      "input')) if (!b.checked) b.click(); document.getElementById('heatmap')"
-                     ".scrollTop = 0; window.scrollTo(0, 0); await __frames(); })()")
+                     ".scrollTop = 0; document.getElementById('heatmap').scrollLeft = 0; "
+                     "window.scrollTo(0, 0); await __frames(); })()")
         # The whole page: heatmap with the open cell, admission, plan, runs.
         size = browser.send("Page.getLayoutMetrics")["result"]["cssContentSize"]
         clip = {"x": 0, "y": 0, "width": WIDTH, "height": min(int(size["height"]), 4000),
