@@ -7,11 +7,14 @@
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "core/errors.h"
+#include "core/read_file.h"
+#include "indexer/index_reader.h"
 #include "indexer/index_store.h"
 #include "indexer/index_timings.h"
+#include "indexer/scan_input.h"
 #include "mapper/plan/plan_request.h"
 #include "mapper/plan/render.h"
-#include "timings/timing_file_reader.h"
+#include "timings/timing_record.h"
 
 namespace testmap::cli {
 namespace {
@@ -23,19 +26,23 @@ struct PlanArgs {
   std::string keep_together = "none";
   std::string group_by;
   std::string format = "table";
+  std::string pieces;  // "yes", "no", or "" = by format
   std::vector<std::string> report;
+  std::vector<std::string> collected;
   int split = 0;
+  bool overhead_given = false;
   plan::PlanRequest request;
 };
 
-std::vector<timings::TimingRecord> ReadAll(const std::vector<std::string>& files) {
-  std::vector<timings::TimingRecord> records;
-  for (const std::string& file : files) {
-    std::vector<timings::TimingRecord> more = timings::ReadTimingFile(file);
-    records.insert(records.end(), std::make_move_iterator(more.begin()),
-                   std::make_move_iterator(more.end()));
+// --collected FILE: `testmap scan` JSONL, or node ids a line
+// (`testmap scan --format nodeids`, `pytest --collect-only -q`).
+void ReadCollected(const std::string& path, std::vector<std::string>& ids) {
+  std::string text = core::ReadInputFile(path);
+  if (indexer::LooksLikeScan(text)) {
+    for (const auto& t : indexer::ParseScan(text, path)) ids.push_back(t.nodeid);
+    return;
   }
-  return records;
+  for (const std::string& id : plan::ReadTestList(path)) ids.push_back(id);
 }
 
 int RunPlan(PlanArgs& args) {
@@ -51,21 +58,40 @@ int RunPlan(PlanArgs& args) {
                     : args.keep_together == "class" ? plan::KeepTogether::kClass
                                                     : plan::KeepTogether::kNone;
   o.group_by_feature = args.group_by == "feature";
-  std::vector<timings::TimingRecord> records = ReadAll(args.timing_files);
+  // pytest cannot run a piece of a file (`test_nn#2/3`): a list of node ids
+  // gets real test ids or whole files; runners that shard files may take
+  // pieces.
+  const bool nodeids = args.format == "nodeids";
+  if (args.pieces == "yes" && nodeids) {
+    throw core::UsageError(
+        "--pieces yes: --format nodeids lists only what pytest runs, and pytest cannot run a "
+        "piece of a file (test_nn#2/3); use --format json or jsonl for a runner that shards");
+  }
+  o.equal_pieces = args.pieces.empty() ? !nodeids : args.pieces == "yes";
+  args.request.learn_fixed_costs = !args.overhead_given;
+  for (const std::string& path : args.collected) ReadCollected(path, args.request.known_ids);
+  plan::TimingInput input = plan::ReadTimingInput(args.timing_files);
   if (!args.index.empty()) {
-    // The outcomes of every run ingested into the index (docs/index.md).
+    // The outcomes of every run ingested into the index (docs/index.md),
+    // and, for cutting files timed only as a whole, the tests it knows.
     auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kRead);
     auto more = indexer::ReadIndexTimings(*store);
-    records.insert(records.end(), std::make_move_iterator(more.begin()),
-                   std::make_move_iterator(more.end()));
+    input.records.insert(input.records.end(), std::make_move_iterator(more.begin()),
+                         std::make_move_iterator(more.end()));
+    if (!o.equal_pieces) {
+      indexer::IndexReader(*store).ForEachTest([&](const std::string& nodeid, const std::string&) {
+        args.request.known_ids.push_back(nodeid);
+      });
+    }
   }
-  plan::Plan p = plan::PlanFromRecords(records, args.request);
+  plan::Plan p = plan::PlanFromRecords(input, args.request);
   if (args.split > static_cast<int>(p.splits.size())) {
     throw core::UsageError("--split " + std::to_string(args.split) + ": the plan has only " +
                            std::to_string(p.splits.size()) + " splits");
   }
   if (!args.report.empty()) {
-    plan::PlanReport report = plan::ReportPlan(p, ReadAll(args.report), args.request.percentile);
+    plan::PlanReport report =
+        plan::ReportPlan(p, plan::ReadTimingInput(args.report), args.request.percentile);
     if (args.format == "json") {
       std::cout << plan::ReportToJson(report).dump(2) << "\n";
     } else {
@@ -80,6 +106,9 @@ int RunPlan(PlanArgs& args) {
   } else if (args.format == "gha-matrix") {
     plan::RenderGhaMatrix(p, std::cout);
   } else if (args.format == "nodeids") {
+    // stdout is pytest's argument list; what the plan has to say goes to
+    // stderr (files kept whole, fallbacks, empty splits).
+    for (const std::string& note : p.notes) std::cerr << "testmap plan: note: " << note << "\n";
     plan::RenderNodeIds(p, args.split, std::cout);
     // An empty list would make `pytest $(testmap plan ...)` run everything.
     if (args.split && p.splits[args.split - 1].items.empty()) {
@@ -110,6 +139,7 @@ void RegisterPlanCommand(CLI::App& app) {
       "  testmap plan test-times.json --job linux-jammy-py3.10-gcc11 --config default \\\n"
       "      --granularity file --max-minutes 30 --procs 2\n"
       "  pytest $(testmap plan .test_durations --splits 4 --format nodeids --split 2)\n"
+      "  testmap plan test-times.json --splits 8 --collected ids.txt --format nodeids --split 1\n"
       "  testmap plan junit/*.xml --splits 8 --report new-run/*.xml   # planned vs measured");
   cmd->add_option("timing_files", args->timing_files,
                   "JUnit XML, .test_durations or test-times.json files")
@@ -122,11 +152,12 @@ void RegisterPlanCommand(CLI::App& app) {
                   "test-times.json test config (e.g. default, slow)");
   cmd->add_option("--tests", args->request.tests_file,
                   "File of node ids to plan, one a line (others' timings only inform estimates)");
-  auto* splits = cmd->add_option("--splits", args->request.options.splits, "Number of splits")
-                     ->check(CLI::PositiveNumber);
+  auto* splits = cmd->add_option("--splits", args->request.options.splits,
+                                 "Number of splits (1 to " + std::to_string(plan::kMaxSplits) + ")")
+                     ->check(CLI::Range(1, plan::kMaxSplits));
   auto* minutes = cmd->add_option("--max-minutes", args->request.options.max_minutes,
                                   "Fewest splits that each finish within M minutes")
-                      ->check(CLI::PositiveNumber);
+                      ->check(CLI::Range(0.01, 7 * 24 * 60.0));
   splits->excludes(minutes);
   cmd->add_option("--margin", args->request.options.margin,
                   "Safety margin under --max-minutes (fraction)")
@@ -144,19 +175,36 @@ void RegisterPlanCommand(CLI::App& app) {
   cmd->add_option("--feature-map", args->request.feature_map_file,
                   "File of \"path-prefix feature\" lines (else JUnit <property name=feature>)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--file-overhead", args->request.options.file_overhead,
-                  "Seconds each file costs a split that runs it (start-up, imports)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  auto* file_overhead =
+      cmd->add_option("--file-overhead", args->request.options.file_overhead,
+                      "Seconds each file costs a process that runs it (collection, imports); "
+                      "default: learned from JUnit suites and trace runs")
+          ->check(CLI::Range(0.0, 86400.0));
+  auto* process_overhead =
+      cmd->add_option("--process-overhead", args->request.options.process_overhead,
+                      "Seconds each process pays once (start-up, torch import); default: learned")
+          ->check(CLI::Range(0.0, 86400.0));
+  cmd->add_option("--startup", args->request.startup_seconds,
+                  "Seconds each process spends before its pytest session (interpreter, plugins): "
+                  "no report sees them; added to the per-process cost")
+      ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--procs", args->request.options.procs,
                   "Parallel processes per split (PyTorch: 2)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(CLI::Range(1, plan::kMaxProcs));
+  cmd->add_option("--pieces", args->pieces,
+                  "Cut files timed only as a whole into equal pieces (test_nn#2/3, for "
+                  "run_test.py); default: yes, except with --format nodeids")
+      ->check(CLI::IsMember({"yes", "no"}));
+  cmd->add_option("--collected", args->collected,
+                  "Node ids that exist (testmap scan output, pytest --collect-only -q), to cut "
+                  "long files timed only as a whole into real tests")
+      ->check(CLI::ExistingFile);
   cmd->add_option(
          "--cut-seconds", args->request.options.cut_seconds,
          "Cut items longer than this (by test, or equal pieces for file-level timings); 0: never")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, timings::kMaxDurationSeconds));
   cmd->add_option("--percentile", args->request.percentile,
                   "Summary of several runs per test (50 = median)")
       ->capture_default_str()
@@ -164,15 +212,19 @@ void RegisterPlanCommand(CLI::App& app) {
   cmd->add_option("--budget", args->request.options.step_budget,
                   "Improvement steps after LPT (deterministic, unlike a time limit)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(int64_t{0}, int64_t{1'000'000'000'000}));
   cmd->add_option("--format", args->format, "Output format")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "json", "jsonl", "gha-matrix", "nodeids", "svg"}));
-  cmd->add_option("--split", args->split, "Only split K (1-based)")->check(CLI::PositiveNumber);
+  cmd->add_option("--split", args->split, "Only split K (1-based)")
+      ->check(CLI::Range(1, plan::kMaxSplits));
   cmd->add_option("--report", args->report,
                   "JUnit XML of a run made with this plan: planned vs measured")
       ->check(CLI::ExistingFile);
-  cmd->callback([args] { RunCommand("plan", [&] { return RunPlan(*args); }); });
+  cmd->callback([args, file_overhead, process_overhead] {
+    args->overhead_given = file_overhead->count() > 0 || process_overhead->count() > 0;
+    RunCommand("plan", [&] { return RunPlan(*args); });
+  });
 }
 
 }  // namespace testmap::cli

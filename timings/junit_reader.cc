@@ -5,11 +5,12 @@
 #include <cstring>
 #include <map>
 #include <pugixml.hpp>
+#include <set>
 
 #include "core/errors.h"
 #include "core/node_id.h"
 #include "core/read_file.h"
-#include "timings/strict_json.h"
+#include "timings/line_counter.h"
 
 namespace testmap::timings {
 namespace {
@@ -71,26 +72,55 @@ std::string RebuildNodeId(const std::string& classname, const std::string& name,
   return id + "::" + name;
 }
 
-std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::string& source) {
+std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::string& source,
+                                        std::vector<ProcessWall>* walls) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw core::InputError(source, 0, "empty timing file");
   }
+  LineCounter lines(text);
   pugi::xml_document doc;
   pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
   if (!parsed) {
-    throw core::InputError(source, LineOfOffset(text, static_cast<size_t>(parsed.offset)),
+    throw core::InputError(source, lines.LineAt(static_cast<size_t>(parsed.offset)),
                            std::string("malformed XML: ") + parsed.description());
   }
   pugi::xml_node root = doc.document_element();
   if (std::strcmp(root.name(), "testsuites") != 0 && std::strcmp(root.name(), "testsuite") != 0) {
-    throw core::InputError(source, LineOfOffset(text, static_cast<size_t>(root.offset_debug())),
+    throw core::InputError(source, lines.LineAt(static_cast<size_t>(root.offset_debug())),
                            std::string("not JUnit XML: root element is <") + root.name() + ">");
   }
   std::vector<TimingRecord> out;
   std::map<std::string, size_t> index_of;  // node id -> record, to merge attempts
+  // The suite each testcase belongs to, for its ProcessWall.
+  pugi::xml_node suite;
+  ProcessWall* wall = nullptr;
+  std::set<std::string> wall_files;
+  auto close_wall = [&] {
+    if (!wall) return;
+    wall->files = static_cast<int>(wall_files.size());
+    wall->end_record = out.size();
+    wall = nullptr;
+    wall_files.clear();
+  };
+  // Document order: each testcase's line is counted on from the previous one.
   for (pugi::xpath_node hit : doc.select_nodes("//testcase")) {
     pugi::xml_node tc = hit.node();
-    const int line = LineOfOffset(text, static_cast<size_t>(tc.offset_debug()));
+    if (walls && tc.parent() != suite) {
+      close_wall();
+      suite = tc.parent();
+      pugi::xml_attribute suite_time = suite.attribute("time");
+      char* end = nullptr;
+      const double wall_seconds = suite_time ? std::strtod(suite_time.as_string(), &end) : -1;
+      if (std::strcmp(suite.name(), "testsuite") == 0 && suite_time && *end == '\0' &&
+          wall_seconds >= 0 && wall_seconds <= kMaxDurationSeconds) {
+        wall = &walls->emplace_back();
+        wall->source = source;
+        wall->line = lines.LineAt(static_cast<size_t>(suite.offset_debug()));
+        wall->wall_seconds = wall_seconds;
+        wall->first_record = out.size();
+      }
+    }
+    const int line = lines.LineAt(static_cast<size_t>(tc.offset_debug()));
     const std::string name = tc.attribute("name").as_string();
     if (name.empty()) throw core::InputError(source, line, "<testcase> without a name");
     pugi::xml_attribute time = tc.attribute("time");
@@ -135,6 +165,11 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
         }
       }
     }
+    if (wall) {
+      wall->test_seconds += seconds;
+      ++wall->tests;
+      wall_files.insert(r.file);
+    }
     auto [it, inserted] = index_of.emplace(id, out.size());
     if (inserted) {
       out.push_back(std::move(r));
@@ -148,11 +183,12 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
     first.rerun = true;
     if (first.feature.empty()) first.feature = r.feature;
   }
+  close_wall();
   return out;
 }
 
-std::vector<TimingRecord> ReadJUnitXml(const std::string& path) {
-  return ParseJUnitXml(core::ReadInputFile(path), path);
+std::vector<TimingRecord> ReadJUnitXml(const std::string& path, std::vector<ProcessWall>* walls) {
+  return ParseJUnitXml(core::ReadInputFile(path), path, walls);
 }
 
 }  // namespace testmap::timings

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "timings/process_wall.h"
 #include "timings/timing_record.h"
 
 namespace testmap::timings {
@@ -22,9 +23,16 @@ namespace testmap::timings {
 // Throws core::InputError with the line on malformed XML, a root that is not
 // <testsuites>/<testsuite>, a testcase without name or time, or a NaN or
 // negative time.
-std::vector<TimingRecord> ReadJUnitXml(const std::string& path);
+//
+// With `walls`, each <testsuite> that has a `time` (pytest writes one suite
+// per session) is also one ProcessWall: the suite's time is the session's
+// wall time (pytest measures it from session start, so the interpreter's
+// and pytest's own start-up before that are not in it).
+std::vector<TimingRecord> ReadJUnitXml(const std::string& path,
+                                       std::vector<ProcessWall>* walls = nullptr);
 
-std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::string& source);
+std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::string& source,
+                                        std::vector<ProcessWall>* walls = nullptr);
 
 // The pytest node id of a testcase. With `file` (xunit1) the module part of
 // `classname` is matched against it; without (xunit2) the dotted classname is

@@ -5,8 +5,8 @@
 #include "core/trace_reader.h"
 #include "timings/durations_reader.h"
 #include "timings/junit_reader.h"
+#include "timings/line_counter.h"
 #include "timings/pytorch_times_reader.h"
-#include "timings/strict_json.h"
 #include "timings/trace_timings_reader.h"
 
 namespace testmap::timings {
@@ -33,7 +33,7 @@ TimingFormat DetectTimingFormat(const std::string& text, const std::string& sour
   if (core::LooksLikeTrace(text)) return TimingFormat::kTraceShard;
   if (text[first] != '{') {
     throw core::InputError(
-        source, LineOfOffset(text, first),
+        source, LineCounter(text).LineAt(first),
         "not a timing file (expected JUnit XML, .test_durations or test-times.json)");
   }
   // Peek at the first value: a number means {nodeid: seconds}; an object
@@ -58,17 +58,17 @@ TimingFormat DetectTimingFormat(const std::string& text, const std::string& sour
   return TimingFormat::kTestDurations;  // "{}" or broken: let the parser say
 }
 
-std::vector<TimingRecord> ReadTimingFile(const std::string& path) {
+std::vector<TimingRecord> ReadTimingFile(const std::string& path, std::vector<ProcessWall>* walls) {
   std::string text = core::ReadInputFile(path);
   switch (DetectTimingFormat(text, path)) {
     case TimingFormat::kJUnitXml:
-      return ParseJUnitXml(text, path);
+      return ParseJUnitXml(text, path, walls);
     case TimingFormat::kTestDurations:
       return ParseTestDurations(text, path);
     case TimingFormat::kTestTimes:
       return ParseTestTimes(text, path);
     case TimingFormat::kTraceShard:
-      return ParseTraceShard(text, path);
+      return ParseTraceShard(text, path, walls);
   }
   return {};
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "timings/process_wall.h"
 #include "timings/timing_record.h"
 
 namespace testmap::timings {
@@ -20,7 +21,10 @@ const char* TimingFormatName(TimingFormat format);
 // content that is none of them.
 TimingFormat DetectTimingFormat(const std::string& text, const std::string& source);
 
-// Reads `path` in whatever format it is.
-std::vector<TimingRecord> ReadTimingFile(const std::string& path);
+// Reads `path` in whatever format it is. With `walls`, the processes it
+// describes (JUnit suites, trace runs) are appended there too; the other
+// formats know no processes.
+std::vector<TimingRecord> ReadTimingFile(const std::string& path,
+                                         std::vector<ProcessWall>* walls = nullptr);
 
 }  // namespace testmap::timings

@@ -15,6 +15,12 @@ void CheckDuration(double seconds, const std::string& file, int line, const std:
     out << "duration of " << what << " is negative (" << seconds << " s)";
     throw core::InputError(file, line, out.str());
   }
+  if (seconds > kMaxDurationSeconds) {
+    std::ostringstream out;
+    out << "duration of " << what << " is " << seconds << " s, over the limit of "
+        << kMaxDurationSeconds << " s (a week): not a test's duration";
+    throw core::InputError(file, line, out.str());
+  }
 }
 
 const char* OutcomeName(Outcome outcome) {

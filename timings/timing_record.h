@@ -53,8 +53,15 @@ const char* OutcomeName(Outcome outcome);
 // counts as skipped (untimed), anything unknown as passed.
 Outcome OutcomeFromName(const std::string& name);
 
+// The longest duration any reader accepts: a week. A test (or a whole file)
+// that took longer is a corrupt or hostile input, and letting it through
+// would make a plan cut it into millions of pieces or overflow the
+// renderers' arithmetic.
+inline constexpr double kMaxDurationSeconds = 7 * 24 * 3600;
+
 // Throws core::InputError(file, line) unless `seconds` is a finite,
-// non-negative duration. `what` names the item in the message.
+// non-negative duration of at most kMaxDurationSeconds. `what` names the
+// item in the message. Every reader calls it on every duration it reads.
 void CheckDuration(double seconds, const std::string& file, int line, const std::string& what);
 
 // "test", "class" or "file", and back.

@@ -1,7 +1,6 @@
 #include "timings/timing_summary.h"
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 namespace testmap::timings {
@@ -17,33 +16,45 @@ double Percentile(std::vector<double> values, double percentile) {
 
 std::vector<TimingSummary> Summarize(const std::vector<TimingRecord>& records,
                                      const SummaryOptions& options) {
-  using Key = std::tuple<std::string, std::string, std::string>;
-  std::map<Key, std::pair<TimingSummary, std::vector<double>>> groups;
-  for (const TimingRecord& r : records) {
-    auto& [summary, durations] = groups[Key{r.job, r.config, r.id}];
-    if (summary.id.empty()) {
-      summary.id = r.id;
-      summary.file = r.file;
-      summary.cls = r.cls;
-      summary.level = r.level;
-      summary.job = r.job;
-      summary.config = r.config;
-    }
-    if (summary.feature.empty()) summary.feature = r.feature;
-    summary.rerun = summary.rerun || r.rerun;
-    if (r.outcome == Outcome::kSkipped) {
-      ++summary.skipped_runs;
-    } else {
-      durations.push_back(r.seconds);
-    }
-  }
+  // Sorting indices groups the runs of an item without a node per key: for
+  // 100,000 tests this is several times cheaper than an ordered map, and the
+  // order is the same (job, config, id), whatever the input order (ties by
+  // input position keep the first feature seen).
+  std::vector<size_t> order(records.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto key = [&](size_t i) {
+    const TimingRecord& r = records[i];
+    return std::tie(r.job, r.config, r.id);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
   std::vector<TimingSummary> out;
-  out.reserve(groups.size());
-  for (auto& [key, group] : groups) {
-    auto& [summary, durations] = group;
+  std::vector<double> durations;
+  for (size_t begin = 0; begin < order.size();) {
+    size_t end = begin + 1;
+    while (end < order.size() && key(order[end]) == key(order[begin])) ++end;
+    const TimingRecord& first = records[order[begin]];
+    TimingSummary& summary = out.emplace_back();
+    summary.id = first.id;
+    summary.file = first.file;
+    summary.cls = first.cls;
+    summary.level = first.level;
+    summary.job = first.job;
+    summary.config = first.config;
+    durations.clear();
+    for (size_t k = begin; k < end; ++k) {
+      const TimingRecord& r = records[order[k]];
+      if (summary.feature.empty()) summary.feature = r.feature;
+      summary.rerun = summary.rerun || r.rerun;
+      if (r.outcome == Outcome::kSkipped) {
+        ++summary.skipped_runs;
+      } else {
+        durations.push_back(r.seconds);
+      }
+    }
     summary.timed_runs = static_cast<int>(durations.size());
-    summary.seconds = Percentile(std::move(durations), options.percentile);
-    out.push_back(std::move(summary));
+    summary.seconds =
+        durations.size() == 1 ? durations[0] : Percentile(durations, options.percentile);
+    begin = end;
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "timings/process_wall.h"
 #include "timings/timing_record.h"
 
 namespace testmap::timings {
@@ -15,8 +16,14 @@ namespace testmap::timings {
 // A test that crashed its process has no duration: it is read as untimed
 // (like a skipped run), so it gets an estimate rather than zero. Throws
 // core::InputError for anything the trace reader refuses.
-std::vector<TimingRecord> ParseTraceShard(const std::string& text, const std::string& source);
+//
+// With `walls`, each `run` record (one per process; a restarted xdist
+// worker appends a new one) with a metadata.start_time is one ProcessWall,
+// from that time to the end of its last test.
+std::vector<TimingRecord> ParseTraceShard(const std::string& text, const std::string& source,
+                                          std::vector<ProcessWall>* walls = nullptr);
 
-std::vector<TimingRecord> ReadTraceShard(const std::string& path);
+std::vector<TimingRecord> ReadTraceShard(const std::string& path,
+                                         std::vector<ProcessWall>* walls = nullptr);
 
 }  // namespace testmap::timings

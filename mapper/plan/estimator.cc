@@ -79,8 +79,12 @@ std::vector<Reference> BuildReferences(const TimingSelection& selection,
 std::vector<PlanTest> BuildPlanTests(const TimingSelection& selection,
                                      const std::vector<std::string>& wanted,
                                      const EstimateOptions& options) {
-  std::map<std::string, PlanTest> tests;  // by id: sorted, deduplicated
+  // The target's tests, sorted by id (Summarize sorts by job, config, id
+  // and the target is one job/config, so this is usually a no-op check).
+  std::vector<PlanTest> tests;
+  tests.reserve(selection.target.size());
   std::unordered_map<std::string, double> known;
+  known.reserve(selection.target.size());
   for (const TimingSummary& s : selection.target) {
     PlanTest t = FromId(s.id);
     t.file = s.file;
@@ -89,27 +93,44 @@ std::vector<PlanTest> BuildPlanTests(const TimingSelection& selection,
     t.feature = s.feature;
     if (s.timed_runs > 0) {
       t.seconds = s.seconds;
-      known[s.id] = s.seconds;
+      known.emplace(s.id, s.seconds);
     } else {
       t.estimate = "untimed";  // filled below
     }
-    tests.emplace(s.id, std::move(t));
+    tests.push_back(std::move(t));
   }
+  auto by_id = [](const PlanTest& a, const PlanTest& b) { return a.id < b.id; };
+  if (!std::is_sorted(tests.begin(), tests.end(), by_id))
+    std::sort(tests.begin(), tests.end(), by_id);
   if (!wanted.empty()) {
-    std::map<std::string, PlanTest> chosen;
+    std::unordered_map<std::string, size_t> index_of;
+    index_of.reserve(tests.size());
+    for (size_t i = 0; i < tests.size(); ++i) index_of.emplace(tests[i].id, i);
+    std::vector<PlanTest> chosen;
+    chosen.reserve(wanted.size());
     for (const std::string& id : wanted) {
-      auto it = tests.find(id);
-      PlanTest t = it != tests.end() ? it->second : FromId(id);
-      if (it == tests.end()) t.estimate = "untimed";
-      chosen.emplace(id, std::move(t));
+      auto it = index_of.find(id);
+      if (it != index_of.end()) {
+        chosen.push_back(tests[it->second]);
+      } else {
+        chosen.push_back(FromId(id));
+        chosen.back().estimate = "untimed";
+      }
     }
     tests = std::move(chosen);
+    std::sort(tests.begin(), tests.end(), by_id);
+    tests.erase(std::unique(tests.begin(), tests.end(),
+                            [](const PlanTest& a, const PlanTest& b) { return a.id == b.id; }),
+                tests.end());
   }
   if (known.empty()) {
     throw core::InputError("no measured durations: every test is untimed or skipped");
   }
-  for (auto& [id, t] : tests)
-    t.generic = t.level == TimingLevel::kTest ? core::GuessGenericId(id) : id;
+  bool any_unknown = false;
+  for (const PlanTest& t : tests) any_unknown = any_unknown || !t.estimate.empty();
+  if (!any_unknown) return tests;  // nothing to estimate: skip the sources
+  for (PlanTest& t : tests)
+    t.generic = t.level == TimingLevel::kTest ? core::GuessGenericId(t.id) : t.id;
 
   // Estimation sources, from the measured target timings.
   std::unordered_map<std::string, Mean> by_generic, by_class, by_file;
@@ -128,27 +149,29 @@ std::vector<PlanTest> BuildPlanTests(const TimingSelection& selection,
     suite[level] = timings::Percentile(values, 50);
   }
   const double suite_any = timings::Percentile(all, 50);
+  const std::vector<Reference> references = BuildReferences(selection, known, options);
 
-  bool any_unknown = false;
-  for (auto& [id, t] : tests) any_unknown = any_unknown || !t.estimate.empty();
-  std::vector<Reference> references;
-  if (any_unknown) references = BuildReferences(selection, known, options);
-
-  for (auto& [id, t] : tests) {
+  for (PlanTest& t : tests) {
     if (t.estimate.empty()) continue;
-    std::vector<double> scaled;
+    // The hedge: the largest of the closest references' scaled timings.
+    // An item planned too short lengthens its split by the whole error; one
+    // planned too long costs only a share of the slack, spread over the
+    // other splits. So where the best references disagree (a file skipped
+    // in one config runs in another), plan for the longer.
+    double scaled = -1;
+    int used = 0;
     std::string first_ref;
     for (const Reference& r : references) {
-      if (static_cast<int>(scaled.size()) >= options.max_references) break;
-      auto it = r.seconds.find(id);
+      if (used >= options.max_references) break;
+      auto it = r.seconds.find(t.id);
       if (it == r.seconds.end()) continue;
-      scaled.push_back(it->second * r.ratio);
+      scaled = std::max(scaled, it->second * r.ratio);
       if (first_ref.empty()) first_ref = r.name;
+      ++used;
     }
-    if (!scaled.empty()) {
-      t.seconds = timings::Percentile(scaled, 50);
-      t.estimate = scaled.size() == 1 ? "config " + first_ref
-                                      : "configs (" + std::to_string(scaled.size()) + ")";
+    if (used > 0) {
+      t.seconds = scaled;
+      t.estimate = used == 1 ? "config " + first_ref : "configs (" + std::to_string(used) + ")";
     } else if (auto g = by_generic.find(t.generic);
                t.level == TimingLevel::kTest && g != by_generic.end()) {
       t.seconds = g->second.Value();
@@ -166,10 +189,7 @@ std::vector<PlanTest> BuildPlanTests(const TimingSelection& selection,
       t.estimate = "suite";
     }
   }
-  std::vector<PlanTest> out;
-  out.reserve(tests.size());
-  for (auto& [id, t] : tests) out.push_back(std::move(t));
-  return out;
+  return tests;
 }
 
 }  // namespace testmap::plan

@@ -10,6 +10,14 @@
 
 namespace testmap::plan {
 
+// Documented limits (docs/plan.md), checked before anything is allocated
+// for them: a CI with more jobs than this is not one GitHub Actions (256 per
+// matrix) or PyTorch (tens of shards) runs, and cutting that produces more
+// pieces than this is a --cut-seconds typo, not a plan.
+inline constexpr int kMaxSplits = 10'000;
+inline constexpr int kMaxProcs = 256;
+inline constexpr int64_t kMaxCutPieces = 1'000'000;
+
 // The unit a plan places and lists.
 enum class Granularity { kTest, kClass, kFile };
 // Units that must share a split (coarser than the granularity).
@@ -26,11 +34,18 @@ struct PlanOptions {
   // prefix wins; tests without a match fall back to their JUnit "feature"
   // property, else group "other".
   std::map<std::string, std::string> feature_map;
-  double file_overhead = 0;  // seconds per file per split (pytest start-up, imports)
-  int procs = 1;             // parallel processes per split (PyTorch uses 2)
+  double file_overhead = 0;     // seconds per file per process (collection, imports)
+  double process_overhead = 0;  // seconds per process (interpreter, pytest, torch import)
+  int procs = 1;                // parallel processes per split (PyTorch uses 2)
   // Items longer than this are cut (by test when the timings know tests,
   // else into ceil(t/cut) equal pieces as PyTorch's sharding does). 0: never.
   double cut_seconds = 600;
+  // Whether a long file known only as a whole may become equal pieces
+  // (`test_nn#2/3`), which PyTorch's run_test.py runs with pytest-shard.
+  // Off, every label is something pytest accepts: such a file is cut into
+  // lists of its real test ids where those are known (KnownTests), and kept
+  // whole, with a note, where not; file-level items are listed as paths.
+  bool equal_pieces = true;
   int64_t step_budget = 4'000'000;  // improvement work, see partition.h
 };
 
@@ -44,7 +59,12 @@ struct PlanItem {
   double seconds = 0;  // including file overhead
   double estimated_seconds = 0;
   int estimated_tests = 0;
-  int piece = 0, pieces = 0;  // for equal pieces: 1-based index and count
+  int piece = 0, pieces = 0;  // for equal pieces and id chunks: 1-based index and count
+  // The fraction of its tests' time this item holds: 1, except for a piece
+  // or an id chunk of a file (or class) timed only as a whole.
+  double share = 1;
+  // The labels are real test ids cut out of a whole-file timing.
+  bool ids_of_whole = false;
 };
 
 struct PlannedSplit {
@@ -72,6 +92,7 @@ struct Plan {
   double limit_seconds = 0;        // with --max-minutes: the limit after margin
   std::string method;              // partition method of the worst group
   std::vector<std::string> notes;  // fallbacks and warnings for the user
+  std::string overhead_source;     // where the fixed costs came from ("" = none)
 };
 
 const char* GranularityName(Granularity g);

@@ -13,7 +13,7 @@ struct PlanTest {
   std::string path;  // "test_ops.py", or "test_nn" for file-level timings
   std::string file;  // file key: path without ".py"
   std::string cls;
-  std::string generic;  // generic-test key for sibling estimates
+  std::string generic;  // generic-test key for sibling estimates (set only when some are needed)
   timings::TimingLevel level = timings::TimingLevel::kTest;
   std::string feature;
   double seconds = 0;

@@ -1,13 +1,17 @@
 #include "mapper/plan/plan_request.h"
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
 #include "core/errors.h"
 #include "core/read_file.h"
 #include "mapper/plan/estimator.h"
+#include "mapper/plan/fixed_costs.h"
+#include "mapper/plan/known_tests.h"
 #include "mapper/plan/planner.h"
 #include "mapper/plan/timing_selection.h"
+#include "timings/timing_file_reader.h"
 #include "timings/timing_summary.h"
 
 namespace testmap::plan {
@@ -70,29 +74,78 @@ std::map<std::string, std::string> ReadFeatureMap(const std::string& path) {
   return map;
 }
 
-Plan PlanFromRecords(const std::vector<timings::TimingRecord>& records,
-                     const PlanRequest& request) {
+TimingInput ReadTimingInput(const std::vector<std::string>& paths) {
+  TimingInput input;
+  for (const std::string& path : paths) {
+    std::vector<timings::ProcessWall> walls;
+    std::vector<timings::TimingRecord> more = timings::ReadTimingFile(path, &walls);
+    for (timings::ProcessWall& w : walls) {
+      w.first_record += input.records.size();
+      w.end_record += input.records.size();
+      input.walls.push_back(std::move(w));
+    }
+    input.records.insert(input.records.end(), std::make_move_iterator(more.begin()),
+                         std::make_move_iterator(more.end()));
+  }
+  return input;
+}
+
+Plan PlanFromRecords(const TimingInput& input, const PlanRequest& request) {
   PlanOptions options = request.options;
   if (!request.feature_map_file.empty()) {
     if (!options.group_by_feature) throw core::UsageError("--feature-map needs --group-by feature");
     options.feature_map = ReadFeatureMap(request.feature_map_file);
   }
+  FixedCosts costs;
+  if (request.learn_fixed_costs) costs = LearnFixedCosts(input.walls);
+  if (costs.processes > 0) {  // nothing learned leaves the options as given
+    options.process_overhead = costs.per_process;
+    options.file_overhead = costs.per_file;
+  }
+  if (request.startup_seconds < 0) throw core::UsageError("--startup cannot be negative");
+  options.process_overhead += request.startup_seconds;
   timings::SummaryOptions summary;
   summary.percentile = request.percentile;
   TimingSelection selection =
-      SelectTimings(timings::Summarize(records, summary), request.job, request.config);
+      SelectTimings(timings::Summarize(input.records, summary), request.job, request.config);
   std::vector<std::string> wanted;
   if (!request.tests_file.empty()) wanted = ReadTestList(request.tests_file);
-  Plan plan = MakePlan(BuildPlanTests(selection, wanted), options);
+  // Known ids matter only for timings of whole files or classes.
+  bool any_whole = false;
+  for (const timings::TimingRecord& r : input.records)
+    any_whole = any_whole || r.level != timings::TimingLevel::kTest;
+  KnownTests known;
+  if (!options.equal_pieces && any_whole) {
+    for (const timings::TimingRecord& r : input.records) {
+      if (r.level == timings::TimingLevel::kTest) known.Add(r.id);
+    }
+    for (const std::string& id : request.known_ids) known.Add(id);
+    for (const std::string& id : wanted) known.Add(id);
+  }
+  Plan plan = MakePlan(BuildPlanTests(selection, wanted), options, known);
   plan.notes.insert(plan.notes.begin(), selection.notes.begin(), selection.notes.end());
+  if (costs.processes > 0) {
+    plan.overhead_source = "learned from " + std::to_string(costs.processes) + " process" +
+                           (costs.processes == 1 ? "" : "es") + " in the reports";
+  }
+  if (request.startup_seconds > 0) {
+    char startup[64];
+    std::snprintf(startup, sizeof startup, "%.2f s start-up given (--startup)",
+                  request.startup_seconds);
+    plan.overhead_source += (plan.overhead_source.empty() ? "" : "; ") + std::string(startup);
+  }
   return plan;
 }
 
-PlanReport ReportPlan(const Plan& plan, const std::vector<timings::TimingRecord>& measured,
-                      double percentile) {
+Plan PlanFromRecords(const std::vector<timings::TimingRecord>& records,
+                     const PlanRequest& request) {
+  return PlanFromRecords(TimingInput{records, {}}, request);
+}
+
+PlanReport ReportPlan(const Plan& plan, const TimingInput& measured, double percentile) {
   timings::SummaryOptions summary;
   summary.percentile = percentile;
-  return ComparePlanWithRun(plan, timings::Summarize(measured, summary));
+  return ComparePlanWithRun(plan, timings::Summarize(measured.records, summary), measured);
 }
 
 }  // namespace testmap::plan

@@ -52,20 +52,31 @@ double GroupLowerBound(const GroupWork& g, int splits, int procs) {
   return std::max(g.bound_total / (static_cast<double>(splits) * procs), g.bound_longest);
 }
 
-void Solve(GroupWork& g, int splits, int procs) {
+// Every process that runs something pays `per_process` once: the same for
+// every bin, so it changes no placement, only the predicted times.
+void Solve(GroupWork& g, int splits, int procs, double per_process) {
   g.splits = splits;
   g.input.bins = splits * procs;
-  g.lower_bound = LowerBound(g.input);
+  g.lower_bound = LowerBound(g.input) + per_process;
   g.result = PartitionItems(g.input);
+  if (per_process <= 0) return;
+  std::vector<bool> used(g.input.bins, false);
+  for (int b : g.result.bin_of) used[b] = true;
+  for (int b = 0; b < g.input.bins; ++b) {
+    if (used[b]) g.result.loads[b] += per_process;
+  }
+  g.result.makespan = *std::max_element(g.result.loads.begin(), g.result.loads.end());
 }
 
 // --max-minutes: the fewest splits whose plan fits under `limit`.
 void SolveForLimit(GroupWork& g, const Plan& plan, double limit) {
   const int procs = plan.options.procs;
+  const double per_process = plan.options.process_overhead;
   double longest = 0;
   size_t longest_at = 0;
   for (size_t k = 0; k < g.items.size(); ++k) {
-    double s = g.input.weights[k] + g.input.group_overhead * (g.input.groups.empty() ? 0 : 1);
+    double s = g.input.weights[k] + g.input.group_overhead * (g.input.groups.empty() ? 0 : 1) +
+               per_process;
     if (s > longest) longest = s, longest_at = k;
   }
   if (longest > limit) {
@@ -78,12 +89,20 @@ void SolveForLimit(GroupWork& g, const Plan& plan, double limit) {
                     "--max-minutes");
   }
   double total = std::accumulate(g.input.weights.begin(), g.input.weights.end(), 0.0);
-  int splits = std::max(1, static_cast<int>(std::ceil(total / (limit * procs) - 1e-9)));
+  const double needed = std::ceil(total / ((limit - per_process) * procs) - 1e-9);
+  if (needed > kMaxSplits) {
+    throw PlanError(Seconds(total) + " of tests at most " + Seconds(limit) +
+                    " a split would need over " + std::to_string(kMaxSplits) +
+                    " splits (the limit); raise --max-minutes");
+  }
+  int splits = std::max(1, static_cast<int>(needed));
   // Each extra split helps; the search starts at the bound and rarely needs
   // more than one or two steps.
   while (true) {
-    Solve(g, splits, procs);
-    if (g.result.makespan <= limit || splits >= static_cast<int>(g.items.size())) return;
+    Solve(g, splits, procs, per_process);
+    if (g.result.makespan <= limit || splits >= static_cast<int>(g.items.size()) ||
+        splits >= kMaxSplits)
+      return;
     ++splits;
   }
 }
@@ -142,14 +161,21 @@ void EmitSplits(Plan& plan, const GroupWork& g) {
     if (a.items.empty() || b.items.empty()) return !a.items.empty() && b.items.empty();
     return plan.items[a.items[0]].labels < plan.items[b.items[0]].labels;
   });
+  // Empty splits sort last: one line names their range, however many.
+  int first_empty = 0, empty = 0;
   for (PlannedSplit& s : splits) {
     s.index = static_cast<int>(plan.splits.size()) + 1;
-    if (s.items.empty()) {
-      plan.notes.push_back("split " + std::to_string(s.index) +
-                           " is empty: fewer items than splits" +
-                           (g.name.empty() ? "" : " in group " + g.name));
-    }
+    if (s.items.empty() && empty++ == 0) first_empty = s.index;
     plan.splits.push_back(std::move(s));
+  }
+  if (empty > 0) {
+    const std::string range = empty == 1 ? "split " + std::to_string(first_empty)
+                                         : "splits " + std::to_string(first_empty) + "-" +
+                                               std::to_string(first_empty + empty - 1);
+    plan.notes.push_back(range + (empty == 1 ? " is" : " are") + " empty: fewer items (" +
+                         std::to_string(g.items.size()) + ") than splits (" +
+                         std::to_string(g.splits) + ")" +
+                         (g.name.empty() ? "" : " in group " + g.name));
   }
 }
 
@@ -179,15 +205,23 @@ const char* KeepTogetherName(KeepTogether k) {
   return "?";
 }
 
-Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options) {
+Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options, const KnownTests& known) {
   if (options.splits <= 0 && options.max_minutes <= 0)
     throw PlanError("give --splits N or --max-minutes M");
-  if (options.procs < 1) throw PlanError("--procs must be at least 1");
+  if (options.splits > kMaxSplits) {
+    throw PlanError("--splits " + std::to_string(options.splits) + " is over the limit of " +
+                    std::to_string(kMaxSplits) + " splits");
+  }
+  if (options.procs < 1 || options.procs > kMaxProcs)
+    throw PlanError("--procs must be between 1 and " + std::to_string(kMaxProcs));
   if (options.margin < 0 || options.margin >= 1) throw PlanError("--margin must be in [0, 1)");
+  if (options.process_overhead < 0 || options.file_overhead < 0)
+    throw PlanError("fixed costs cannot be negative");
   if (tests.empty()) throw PlanError("nothing to plan: no tests");
   // Canonical order first: everything after depends only on the set.
-  std::sort(tests.begin(), tests.end(),
-            [](const PlanTest& a, const PlanTest& b) { return a.id < b.id; });
+  auto by_id = [](const PlanTest& a, const PlanTest& b) { return a.id < b.id; };
+  if (!std::is_sorted(tests.begin(), tests.end(), by_id))
+    std::sort(tests.begin(), tests.end(), by_id);
   for (size_t i = 1; i < tests.size(); ++i) {
     if (tests[i].id == tests[i - 1].id) throw PlanError("test listed twice: " + tests[i].id);
   }
@@ -201,7 +235,7 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options) {
       plan.options.cut_seconds = plan.limit_seconds;
     }
   }
-  BuildPlanItems(plan);
+  BuildPlanItems(plan, known);
 
   std::vector<GroupWork> groups;
   for (size_t i = 0; i < plan.items.size(); ++i) {
@@ -229,7 +263,8 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options) {
                       std::to_string(options.splits));
     }
     std::vector<int> splits = AllocateSplits(groups, options.splits, options.procs);
-    for (size_t g = 0; g < groups.size(); ++g) Solve(groups[g], splits[g], options.procs);
+    for (size_t g = 0; g < groups.size(); ++g)
+      Solve(groups[g], splits[g], options.procs, options.process_overhead);
   }
   for (const GroupWork& g : groups) {
     EmitSplits(plan, g);

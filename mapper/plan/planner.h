@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "mapper/plan/known_tests.h"
 #include "mapper/plan/plan.h"
 
 namespace testmap::plan {
@@ -17,8 +18,11 @@ class PlanError : public core::UsageError {
   using core::UsageError::UsageError;
 };
 
-// Places `tests` (from BuildPlanTests) under `options`. Deterministic: the
-// same tests in any order give the same plan. Throws PlanError.
-Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options);
+// Places `tests` (from BuildPlanTests) under `options`; `known` names the
+// test ids of files timed only as a whole, for plans without equal pieces.
+// Deterministic: the same tests in any order give the same plan. Throws
+// PlanError.
+Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options,
+              const KnownTests& known = KnownTests());
 
 }  // namespace testmap::plan

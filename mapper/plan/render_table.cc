@@ -59,6 +59,11 @@ void RenderTable(const Plan& plan, int split, std::ostream& out) {
         << Format("%g", plan.options.max_minutes) << " less "
         << Format("%g", plan.options.margin * 100) << "% margin)\n";
   }
+  if (plan.options.process_overhead > 0 || plan.options.file_overhead > 0) {
+    out << "fixed costs: " << Format("%.2f", plan.options.process_overhead) << " s per process + "
+        << Format("%.2f", plan.options.file_overhead) << " s per file it runs ("
+        << (plan.overhead_source.empty() ? "given" : plan.overhead_source) << ")\n";
+  }
   if (plan.estimated_tests > 0) {
     out << "estimated: " << plan.estimated_tests << " of " << plan.tests.size() << " tests, "
         << Duration(plan.estimated_seconds) << " of " << Duration(plan.total_seconds)

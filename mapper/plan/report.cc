@@ -1,67 +1,130 @@
 #include "mapper/plan/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "mapper/plan/known_tests.h"
+#include "mapper/plan/plan_request.h"
+
 namespace testmap::plan {
 
-PlanReport ComparePlanWithRun(const Plan& plan,
-                              const std::vector<timings::TimingSummary>& measured) {
+PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::TimingSummary>& measured,
+                              const TimingInput& run) {
   std::unordered_map<std::string, double> by_id;
-  std::unordered_map<std::string, double> by_file;
+  std::unordered_map<std::string, double> by_file;  // under every spelling of the file
   for (const auto& m : measured) {
     if (m.timed_runs == 0) continue;
     by_id[m.id] += m.seconds;
-    by_file[m.file] += m.seconds;
+    for (const std::string& key : FileKeyAliases(m.file)) by_file[key] += m.seconds;
   }
   std::unordered_set<std::string> used_ids, used_files;
+  std::unordered_map<std::string, int> split_of_id, split_of_file;
   PlanReport report;
   for (const PlannedSplit& s : plan.splits) {
     SplitReport r;
     r.split = s.index;
     r.group = s.group;
+    r.predicted_seconds = s.seconds;
     for (int i : s.items) {
       const PlanItem& item = plan.items[i];
-      const double share = item.pieces ? 1.0 / item.pieces : 1.0;
+      r.planned_seconds += item.seconds;
+      if (item.ids_of_whole) {
+        // A chunk of real ids cut out of a whole-file timing.
+        r.tests += static_cast<int>(item.labels.size());
+        for (const std::string& id : item.labels) {
+          split_of_id[id] = s.index;
+          if (auto it = by_id.find(id); it != by_id.end()) {
+            r.measured_seconds += it->second;
+            ++r.measured_tests;
+            used_ids.insert(id);
+          }
+        }
+        continue;
+      }
       for (int t : item.tests) {
         const PlanTest& test = plan.tests[t];
         ++r.tests;
+        split_of_id[test.id] = s.index;
         if (auto it = by_id.find(test.id); it != by_id.end()) {
-          r.measured_seconds += it->second * share;
+          r.measured_seconds += it->second * item.share;
           ++r.measured_tests;
           used_ids.insert(test.id);
         } else if (test.level == timings::TimingLevel::kFile) {
+          split_of_file[test.file] = s.index;
           if (auto f = by_file.find(test.file); f != by_file.end()) {
-            r.measured_seconds += f->second * share;
+            r.measured_seconds += f->second * item.share;
             ++r.measured_tests;
             used_files.insert(test.file);
           }
         }
       }
-      r.planned_seconds += item.seconds;
     }
     report.planned_seconds += r.planned_seconds;
     report.measured_seconds += r.measured_seconds;
     report.splits.push_back(r);
   }
   for (const auto& m : measured) {
-    if (m.timed_runs > 0 && !used_ids.count(m.id) && !used_files.count(m.file))
-      ++report.unplanned_tests;
+    if (m.timed_runs == 0 || used_ids.count(m.id)) continue;
+    bool in_file = false;
+    for (const std::string& key : FileKeyAliases(m.file))
+      in_file = in_file || used_files.count(key);
+    if (!in_file) ++report.unplanned_tests;
+  }
+  // Each process to the split most of its tests were planned in.
+  std::vector<std::vector<double>> walls(report.splits.size());
+  for (const timings::ProcessWall& w : run.walls) {
+    std::unordered_map<int, int> votes;
+    for (size_t k = w.first_record; k < w.end_record && k < run.records.size(); ++k) {
+      const timings::TimingRecord& rec = run.records[k];
+      if (auto it = split_of_id.find(rec.id); it != split_of_id.end()) {
+        ++votes[it->second];
+        continue;
+      }
+      for (const std::string& key : FileKeyAliases(rec.file)) {
+        if (auto f = split_of_file.find(key); f != split_of_file.end()) {
+          ++votes[f->second];
+          break;
+        }
+      }
+    }
+    int best = 0, best_votes = 0;
+    for (const auto& [split, n] : votes) {
+      if (n > best_votes || (n == best_votes && split < best)) best = split, best_votes = n;
+    }
+    if (best > 0) walls[best - 1].push_back(w.wall_seconds);
+  }
+  for (size_t k = 0; k < walls.size(); ++k) {
+    if (walls[k].empty()) continue;
+    SplitReport& r = report.splits[k];
+    r.processes = static_cast<int>(walls[k].size());
+    // Processes of one split run side by side; several under one process
+    // per split ran one after the other.
+    r.measured_wall_seconds = 0;
+    for (double w : walls[k]) {
+      r.measured_wall_seconds = plan.options.procs > 1 ? std::max(r.measured_wall_seconds, w)
+                                                       : r.measured_wall_seconds + w;
+    }
   }
   return report;
 }
 
 void RenderReportTable(const PlanReport& report, std::ostream& out) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-6s %12s %12s %8s %10s\n", "split", "planned_s", "measured_s",
-                "ratio", "timed");
+  std::snprintf(line, sizeof line, "%-6s %12s %12s %8s %12s %12s %8s %11s\n", "split", "planned_s",
+                "measured_s", "ratio", "predicted_s", "wall_s", "ratio", "timed");
   out << line;
   for (const SplitReport& r : report.splits) {
-    std::snprintf(line, sizeof line, "%-6d %12.1f %12.1f %8.3f %5d/%-5d\n", r.split,
+    char wall[64] = "           -        -";
+    if (r.measured_wall_seconds >= 0) {
+      std::snprintf(wall, sizeof wall, "%12.1f %8.3f", r.measured_wall_seconds,
+                    r.predicted_seconds > 0 ? r.measured_wall_seconds / r.predicted_seconds : 0.0);
+    }
+    std::snprintf(line, sizeof line, "%-6d %12.1f %12.1f %8.3f %12.1f %s %5d/%-5d\n", r.split,
                   r.planned_seconds, r.measured_seconds,
                   r.planned_seconds > 0 ? r.measured_seconds / r.planned_seconds : 0.0,
-                  r.measured_tests, r.tests);
+                  r.predicted_seconds, wall, r.measured_tests, r.tests);
     out << line;
   }
   std::snprintf(
@@ -82,7 +145,12 @@ nlohmann::json ReportToJson(const PlanReport& report) {
                       {"planned_seconds", r.planned_seconds},
                       {"measured_seconds", r.measured_seconds},
                       {"tests", r.tests},
-                      {"measured_tests", r.measured_tests}});
+                      {"measured_tests", r.measured_tests},
+                      {"predicted_seconds", r.predicted_seconds},
+                      {"measured_wall_seconds", r.measured_wall_seconds >= 0
+                                                    ? nlohmann::json(r.measured_wall_seconds)
+                                                    : nlohmann::json()},
+                      {"processes", r.processes}});
   }
   return {{"splits", splits},
           {"planned_seconds", report.planned_seconds},

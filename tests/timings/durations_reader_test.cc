@@ -51,6 +51,19 @@ TEST(TestDurationsReader, BadInput) {
   ExpectError("[[\"a.py::t\", 1], [\"a.py::t\", 2]]", 1, "duplicate node id");
   ExpectError("{\n\"a.py::t\": 1,\n", 3, "invalid JSON");
   ExpectError("42", 1, "expected a JSON object");
+  ExpectError("[\n[\"a.py::t\", 1],\n[\"a.py::t\", 2]]", 3, "first on line 2");
+}
+
+// Durations past a week made files vanish from plans (1e20, 1e308) or cut
+// one file into millions of pieces (1e10): errors at their line now.
+TEST(TestDurationsReader, DurationsPastAWeekAreErrors) {
+  for (const char* huge : {"1e10", "1e20", "1e308", "604801"}) {
+    ExpectError(std::string("{\n\"a.py::t\": 1,\n\"a.py::u\": ") + huge + "\n}", 3,
+                "over the limit of 604800 s");
+  }
+  ExpectError("{\n\"a.py::t\": 1e400\n}", 2, "number overflow");
+  auto records = ParseTestDurations("{\"a.py::t\": 604800}", "d");
+  EXPECT_DOUBLE_EQ(records[0].seconds, kMaxDurationSeconds);
 }
 
 }  // namespace

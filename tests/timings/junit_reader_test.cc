@@ -100,7 +100,7 @@ TEST(JUnitReader, MalformedXmlNamesFileAndLine) {
 }
 
 TEST(JUnitReader, BadTimesAreErrorsWithLine) {
-  for (const char* bad : {"nan", "-1.5", "abc", "inf"}) {
+  for (const char* bad : {"nan", "-1.5", "abc", "inf", "1e20", "1e308", "1e10"}) {
     std::string path = testing::WriteTempFile(
         "bad.xml", std::string("<testsuite>\n<testcase classname=\"m\" name=\"t\" time=\"") + bad +
                        "\"/>\n</testsuite>\n");
@@ -111,6 +111,37 @@ TEST(JUnitReader, BadTimesAreErrorsWithLine) {
       EXPECT_EQ(e.line(), 2) << e.what();
     }
   }
+}
+
+// Each <testsuite> is one pytest session: its time is the session's wall
+// time, the rest of it what the process paid around its tests.
+TEST(JUnitReader, SuitesAreProcessesWithTheirWallTime) {
+  std::vector<ProcessWall> walls;
+  auto records = ParseJUnitXml(
+      "<testsuites>\n<testsuite name=\"pytest\" time=\"5.5\">\n"
+      "<testcase classname=\"a.test_x.T\" name=\"t1\" time=\"1\"/>\n"
+      "<testcase classname=\"a.test_y\" name=\"t2\" time=\"2\"/>\n</testsuite>\n"
+      "<testsuite name=\"pytest\" time=\"2\"><testcase classname=\"a.test_x.T\" name=\"t3\" "
+      "time=\"0.5\"/></testsuite>\n</testsuites>",
+      "j.xml", &walls);
+  ASSERT_EQ(records.size(), 3u);
+  ASSERT_EQ(walls.size(), 2u);
+  EXPECT_EQ(walls[0].line, 2);
+  EXPECT_DOUBLE_EQ(walls[0].wall_seconds, 5.5);
+  EXPECT_DOUBLE_EQ(walls[0].test_seconds, 3);
+  EXPECT_DOUBLE_EQ(walls[0].Overhead(), 2.5);
+  EXPECT_EQ(walls[0].files, 2);
+  EXPECT_EQ(walls[0].first_record, 0u);
+  EXPECT_EQ(walls[0].end_record, 2u);
+  EXPECT_EQ(walls[1].files, 1);
+  EXPECT_EQ(walls[1].first_record, 2u);
+  EXPECT_EQ(walls[1].end_record, 3u);
+  // The real pytest fixture: one session, its time above its tests'.
+  walls.clear();
+  ReadJUnitXml(DataFile("pytest_xunit2.xml"), &walls);
+  ASSERT_EQ(walls.size(), 1u);
+  EXPECT_EQ(walls[0].tests, 8);
+  EXPECT_GT(walls[0].wall_seconds, walls[0].test_seconds);
 }
 
 TEST(JUnitReader, EmptyFileAndWrongRoot) {

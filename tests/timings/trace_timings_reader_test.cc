@@ -67,3 +67,49 @@ TEST(TraceShardReader, BadInputNamesLine) {
 
 }  // namespace
 }  // namespace testmap::timings
+
+namespace testmap::timings {
+namespace {
+
+// A shard's `run` record starts its process; the process ends with its last
+// test. The real shard's wall time covers its tests and what pytest did
+// around them.
+TEST(TraceShardReader, RunRecordsAreProcessesWithTheirWallTime) {
+  std::vector<ProcessWall> walls;
+  auto records = ReadTraceShard(DataFile("trace_shard.jsonl"), &walls);
+  ASSERT_EQ(walls.size(), 1u);
+  EXPECT_EQ(walls[0].tests, static_cast<int>(records.size()));
+  EXPECT_EQ(walls[0].files, 1);
+  EXPECT_GT(walls[0].wall_seconds, walls[0].test_seconds);
+  EXPECT_LT(walls[0].wall_seconds, 30);
+  walls.clear();
+  ParseTraceShard(
+      "{\"type\":\"run\",\"format\":\"testmap-trace\",\"version\":1,\"metadata\":"
+      "{\"start_time\":\"2026-01-01T00:00:00+00:00\"}}\n"
+      "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":\"passed\",\"duration\":2,"
+      "\"start\":1767225603.0,\"ops\":[]}\n"
+      "{\"type\":\"run\",\"format\":\"testmap-trace\",\"version\":1}\n"
+      "{\"type\":\"test\",\"nodeid\":\"b.py::t\",\"outcome\":\"passed\",\"duration\":1,"
+      "\"start\":1767225700.0,\"ops\":[]}\n",
+      "s", &walls);
+  ASSERT_EQ(walls.size(), 1u);                 // the second run has no start_time
+  EXPECT_DOUBLE_EQ(walls[0].wall_seconds, 5);  // 00:00:00 to 3 s + 2 s
+  EXPECT_DOUBLE_EQ(walls[0].Overhead(), 3);
+}
+
+TEST(TraceShardReader, DurationsPastAWeekAreErrors) {
+  try {
+    ParseTraceShard(
+        "{\"type\":\"run\",\"format\":\"testmap-trace\",\"version\":1}\n"
+        "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":\"passed\",\"duration\":1e20,"
+        "\"ops\":[]}\n",
+        "s");
+    FAIL();
+  } catch (const core::InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(std::string(e.what()).find("over the limit"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace testmap::timings

@@ -73,6 +73,27 @@ TEST(Estimator, OtherConfigsScaledByTheirRelativeSpeed) {
   EXPECT_EQ(tests["test_new"].estimate, "config slow/default");
 }
 
+// The hedge: where the two closest references disagree (a file skipped in
+// one config runs in the other), the longer estimate is planned; a third,
+// less close reference is not consulted.
+TEST(Estimator, DisagreeingReferencesAreHedgedByTheLonger) {
+  TimingSelection sel;
+  for (int i = 0; i < 6; ++i) {
+    std::string f = "test_" + std::to_string(i);
+    sel.target.push_back(Timed(f, 10.0 * (i + 1), "me", "default"));
+    sel.references.push_back(Timed(f, 10.0 * (i + 1), "close", "default"));
+    sel.references.push_back(Timed(f, 20.0 * (i + 1) * (i % 2 ? 1.1 : 1), "near", "default"));
+    sel.references.push_back(Timed(f, 5.0 * (i + 1) * (i % 2 ? 2 : 1), "far", "default"));
+  }
+  sel.references.push_back(Timed("test_new", 1, "close", "default"));   // skipped there
+  sel.references.push_back(Timed("test_new", 400, "near", "default"));  // ran: x0.5 -> 200
+  sel.references.push_back(Timed("test_new", 5000, "far", "default"));  // not consulted
+  auto tests = ById(BuildPlanTests(sel, {"test_0", "test_new"}));
+  EXPECT_NEAR(tests["test_new"].seconds, 400 * 0.477, 10);  // near's median ratio
+  EXPECT_LT(tests["test_new"].seconds, 1000);
+  EXPECT_EQ(tests["test_new"].estimate, "configs (2)");
+}
+
 TEST(Estimator, SkippedOnlyTestsAreEstimatedNotFree) {
   TimingSelection sel;
   sel.target = {Timed("a.py::T::test_x", 8), Timed("a.py::T::test_y", 0)};

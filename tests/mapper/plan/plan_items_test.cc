@@ -20,13 +20,13 @@ TEST(PlanItems, GranularityChoosesTheListedUnit) {
   std::vector<PlanTest> tests = {MakeTest("a.py::TestA::t1", 1), MakeTest("a.py::TestA::t2", 2),
                                  MakeTest("a.py::free", 3), MakeTest("b.py::TestB::t", 4)};
   Plan file = WithTests(tests, Granularity::kFile);
-  BuildPlanItems(file);
+  BuildPlanItems(file, KnownTests());
   ASSERT_EQ(file.items.size(), 2u);
   EXPECT_EQ(file.items[0].labels, std::vector<std::string>{"a.py"});
   EXPECT_DOUBLE_EQ(file.items[0].seconds, 6);
 
   Plan cls = WithTests(tests, Granularity::kClass);
-  BuildPlanItems(cls);
+  BuildPlanItems(cls, KnownTests());
   // Module-level functions stay tests: listing a.py would run TestA too.
   std::vector<std::string> labels;
   for (const auto& i : cls.items) labels.push_back(i.labels[0]);
@@ -39,7 +39,7 @@ TEST(PlanItems, LongFilesAreCutByTestOrIntoEqualPieces) {
   tests.push_back(MakeTest("test_whole", 1500));  // file-level timing (test-times.json)
   Plan plan = WithTests(tests, Granularity::kFile);
   plan.options.cut_seconds = 600;
-  BuildPlanItems(plan);
+  BuildPlanItems(plan, KnownTests());
   int big_chunks = 0, pieces = 0;
   for (const auto& item : plan.items) {
     EXPECT_LE(item.seconds, 600);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mapper/plan/estimator.h"
+#include "mapper/plan/plan_request.h"
 #include "mapper/plan/planner.h"
 #include "timings/junit_reader.h"
 
@@ -21,7 +22,7 @@ TEST(Report, PlannedVersusMeasuredOnRealRuns) {
   options.splits = 2;
   Plan plan = MakePlan(BuildPlanTests(SelectTimings(planned, "", ""), {}), options);
   auto measured = timings::Summarize(timings::ReadJUnitXml(Fixture("pytest_xunit2.xml")));
-  PlanReport report = ComparePlanWithRun(plan, measured);
+  PlanReport report = ComparePlanWithRun(plan, measured, TimingInput{});
   ASSERT_EQ(report.splits.size(), 2u);
   int matched = 0;
   for (const auto& s : report.splits) matched += s.measured_tests;
