@@ -89,6 +89,10 @@ json PlanJson(const PlanView& p) {
       j["measured_seconds"] = *s.measured_seconds;
       j["planned_test_seconds"] = *s.planned_test_seconds;
       j["measured_tests"] = s.measured_tests;
+      if (s.measured_wall_seconds) {
+        j["measured_wall_seconds"] = *s.measured_wall_seconds;
+        j["processes"] = s.processes;
+      }
     }
     splits.push_back(std::move(j));
   }

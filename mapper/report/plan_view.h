@@ -35,9 +35,11 @@ struct PlanViewSplit {
   std::vector<PlanViewItem> items;  // in plan order, the longest kMaxItemsPerSplit
   size_t rest_items = 0;
   double rest_seconds = 0, rest_estimated_seconds = 0;
-  // From the plan report, when given.
-  std::optional<double> planned_test_seconds, measured_seconds;
-  int measured_tests = 0;
+  // From the plan report, when given: sums of test durations, planned and
+  // measured; and the wall time of the processes that ran the split (like
+  // predicted_seconds, fixed costs included), when the reports know them.
+  std::optional<double> planned_test_seconds, measured_seconds, measured_wall_seconds;
+  int measured_tests = 0, processes = 0;
 };
 
 struct PlanView {

@@ -83,7 +83,8 @@
     const p = Math.round(f * 100);
     return (p > 0 ? '+' : '') + (p === 0 ? '0' : String(p)) + '%';
   };
-  const plural = (n, word) => n.toLocaleString('en-US') + ' ' + word + (n === 1 ? '' : 's');
+  const plural = (n, word) => n.toLocaleString('en-US') + ' ' + word +
+    (n === 1 ? '' : word.endsWith('s') ? 'es' : 's');
   const get = (o, ...path) => {
     for (const p of path) { if (o === null || typeof o !== 'object') return undefined; o = o[p]; }
     return o;
@@ -411,7 +412,7 @@
     const width = Math.max(480, Math.min(1100, body.clientWidth || 900) - left - right);
     const splits = plan.splits;
     const maxS = Math.max(1e-9, plan.makespan_seconds, plan.lower_bound_seconds, plan.limit_seconds,
-      ...splits.map((s) => s.measured_seconds || 0));
+      ...splits.map((s) => Math.max(s.measured_seconds || 0, s.measured_wall_seconds || 0)));
     const x = (s) => left + (s / maxS) * width;
     const rowH = barH + gap + (plan.report_source ? 6 : 0);
     const height = top + splits.length * rowH + 10;
@@ -473,16 +474,22 @@
         at += s.rest_seconds * f;
       }
       flush();
+      // Measured: the wall time of the processes that ran the split, which
+      // compares with the predicted bar; else the sum of its test durations.
       let label = seconds(s.predicted_seconds);
-      if (s.measured_seconds !== undefined) {
+      const wall = s.measured_wall_seconds !== undefined;
+      const measured = wall ? s.measured_wall_seconds : s.measured_seconds;
+      if (measured !== undefined) {
         const m = svg('rect', { class: 'measured', x: left, y: y + barH + 2,
-          width: Math.max(0.5, (s.measured_seconds / maxS) * width), height: 5 });
-        m.append(svg('title', {}, 'measured ' + seconds(s.measured_seconds) + ' over ' +
-          plural(s.measured_tests, 'test') + ' (planned ' + seconds(s.planned_test_seconds) + ')'));
+          width: Math.max(0.5, (measured / maxS) * width), height: 5 });
+        m.append(svg('title', {}, (wall ? 'measured wall time ' + seconds(measured) + ' of ' +
+          plural(s.processes, 'process') : 'measured ' + seconds(measured) + ' of test time') +
+          '; tests: ' + seconds(s.measured_seconds) + ' measured over ' +
+          plural(s.measured_tests, 'test') + ', ' + seconds(s.planned_test_seconds) + ' planned'));
         row.append(m);
-        label += ' · measured ' + seconds(s.measured_seconds);
+        label += ' · measured ' + seconds(measured) + (wall ? ' wall' : '');
       }
-      row.append(svg('text', { x: x(Math.max(s.predicted_seconds, s.measured_seconds || 0)) + 6,
+      row.append(svg('text', { x: x(Math.max(s.predicted_seconds, measured || 0)) + 6,
                                y: y + barH - 4 }, label));
       g.append(row);
     });
@@ -502,7 +509,9 @@
 
     const table = el('table', { class: 'data', id: 'plan-table' });
     const heads = ['split', 'group', 'predicted', 'estimated', 'tests', 'estimated tests'];
+    const walls = splits.some((s) => s.measured_wall_seconds !== undefined);
     if (plan.report_source) heads.push('planned (tests)', 'measured', 'measured tests', 'off by');
+    if (walls) heads.push('measured wall', 'processes');
     table.append(el('thead', null, el('tr', null, ...heads.map((h) => el('th', { text: h })))));
     const tb = el('tbody');
     for (const s of splits) {
@@ -513,8 +522,10 @@
           ? signedPercent(s.measured_seconds / s.planned_test_seconds - 1) : '';
         cells.push(seconds(s.planned_test_seconds), seconds(s.measured_seconds), s.measured_tests, off);
       }
+      if (walls) cells.push(seconds(s.measured_wall_seconds), s.processes === undefined ? '' : s.processes);
       tb.append(el('tr', { 'data-split': s.split, 'data-predicted': s.predicted_seconds,
-                           'data-measured': s.measured_seconds },
+                           'data-measured': s.measured_seconds,
+                           'data-measured-wall': s.measured_wall_seconds },
         ...cells.map((c) => el('td', { class: typeof c === 'number' ? 'num' : null, text: String(c) }))));
     }
     table.append(tb);

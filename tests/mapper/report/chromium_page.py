@@ -173,7 +173,8 @@ window.__plan = () => ({
   summary: (document.getElementById('plan-summary') || {}).textContent || null,
   rows: [...document.querySelectorAll('#plan-table tbody tr')].map((tr) => ({
     split: +tr.dataset.split, predicted: +tr.dataset.predicted,
-    measured: tr.dataset.measured === undefined ? null : +tr.dataset.measured})),
+    measured: tr.dataset.measured === undefined ? null : +tr.dataset.measured,
+    measured_wall: tr.dataset.measuredWall === undefined ? null : +tr.dataset.measuredWall})),
   gantt: [...document.querySelectorAll('#plan-gantt g.split')].map((g) => ({
     split: +g.dataset.split, bars: g.querySelectorAll('rect.bar').length,
     measured: g.querySelectorAll('rect.measured').length,

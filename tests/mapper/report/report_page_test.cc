@@ -203,8 +203,10 @@ TEST(ReportPage, InChromiumEveryCellCountsTheTraceAndAClickListsItsTests) {
     const json& s = plan_doc["plan"][i];
     EXPECT_EQ(rows[i]["split"], s["split"]);
     EXPECT_DOUBLE_EQ(rows[i]["predicted"].get<double>(), s["predicted_seconds"].get<double>());
+    const json& measured_split = report_doc["splits"][i];
     EXPECT_DOUBLE_EQ(rows[i]["measured"].get<double>(),
-                     report_doc["splits"][i]["measured_seconds"].get<double>());
+                     measured_split["measured_seconds"].get<double>());
+    EXPECT_EQ(rows[i]["measured_wall"], measured_split["measured_wall_seconds"]);
     const json& g = seen["plan"]["gantt"][i];
     EXPECT_EQ(g["split"], s["split"]);
     EXPECT_GE(g["bars"].get<int>(), 1);
