@@ -18,6 +18,9 @@ void RegisterPlanCommand(CLI::App& app);
 // Adds `testmap trace` (per-test operator traces of a pytest run) to `app`.
 void RegisterTraceCommand(CLI::App& app);
 
+// Adds `testmap backend scan|dump` (what a backend registers) to `app`.
+void RegisterBackendCommand(CLI::App& app);
+
 // Adds `testmap mcp` (the index as an MCP server on stdio, docs/mcp.md).
 void RegisterMcpCommand(CLI::App& app);
 

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterPlanCommand(app);
   testmap::cli::RegisterTraceCommand(app);
   testmap::cli::RegisterIndexCommands(app);
+  testmap::cli::RegisterBackendCommand(app);
   testmap::cli::RegisterMcpCommand(app);
   testmap::cli::RegisterReportCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
