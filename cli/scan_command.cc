@@ -1,45 +1,46 @@
-// `testmap scan`: enumerate the pytest ids of test files statically.
+// `testmap scan`: enumerate the pytest ids of test files statically. The
+// rootdir rule is analyzers/python/pytest_rootdir.h; the scan is
+// analyzers/python/tree_scanner.h.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
+#include "analyzers/python/pytest_rootdir.h"
 #include "analyzers/python/scan_output.h"
 #include "analyzers/python/tree_scanner.h"
 #include "cli/commands.h"
+#include "cli/run_command.h"
+#include "cli/shared_options.h"
+#include "core/errors.h"
 
 namespace testmap::cli {
 namespace {
 
 struct ScanArgs {
   std::vector<std::string> paths;
-  std::string rootdir;
+  std::string rootdir, config_file;
   std::vector<std::string> devices{"cpu"};
-  std::string format = "table";
+  std::string format;
   int jobs = 0;
   std::string torch_python;
   std::string snapshot;
   std::string cache_dir;
   bool no_cache = false;
+  uint64_t max_file_size = python::kDefaultMaxFileBytes;
 };
 
 int RunScan(const ScanArgs& a) {
   namespace py = testmap::python;
+  // Node ids as `pytest --collect-only -q` prints them from here with the
+  // same arguments.
+  py::PytestSetup setup = py::DeterminePytestSetup({a.paths, a.rootdir, a.config_file, ""});
   py::TreeScanOptions o;
-  o.paths = a.paths;
+  o.paths = setup.paths;
+  o.rootdir = setup.rootdir;
   o.jobs = a.jobs;
-  // Node ids are relative to the directory given, as pytest prints them
-  // when run from there; several paths or a file: the current directory.
-  std::error_code ec;
-  if (!a.rootdir.empty())
-    o.rootdir = a.rootdir;
-  else if (a.paths.size() == 1 && std::filesystem::is_directory(a.paths[0], ec))
-    o.rootdir = a.paths[0];
-  else
-    o.rootdir = ".";
+  o.max_file_bytes = a.max_file_size;
   o.collect.devices.clear();
   for (const auto& d : a.devices) {
     // `privateuse1:openreg` instantiates PRIVATEUSE1 classes named openreg.
@@ -50,15 +51,13 @@ int RunScan(const ScanArgs& a) {
       o.collect.devices.push_back({d, d});
   }
   o.snapshot_file = a.snapshot;
+  std::string python_source = "--torch-python";
   o.torch_python = a.torch_python;
-  if (o.torch_python.empty() && o.snapshot_file.empty()) {
-    const char* env = std::getenv("TESTMAP_PYTHON");
-    o.torch_python = env && *env ? env : "python3";
-  }
+  if (o.snapshot_file.empty() && o.torch_python.empty())
+    o.torch_python = torch_snapshot::DefaultTorchPython(&python_source);
   if (!a.no_cache)
     o.cache_dir = a.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : a.cache_dir;
-  bool tty = isatty(STDERR_FILENO);
-  if (tty)
+  if (isatty(STDERR_FILENO))
     o.progress = [](size_t done, size_t total) {
       if (done == total || done % 64 == 0)
         std::fprintf(stderr, "\rscanning %zu/%zu files", done, total);
@@ -68,15 +67,21 @@ int RunScan(const ScanArgs& a) {
   // Deliberately never freed: releasing a large result at exit costs
   // measurable time for nothing (ninja does the same with its state).
   py::TreeScanResult& r = *new py::TreeScanResult(py::ScanTree(o));
+  // A --torch-python the user named must work, needed or not.
+  if (!a.torch_python.empty() && !r.snapshot_setup_error.empty())
+    throw core::InputError("--torch-python: " + r.snapshot_setup_error);
 
   py::ScanFormat format = a.format == "json"      ? py::ScanFormat::kJson
                           : a.format == "jsonl"   ? py::ScanFormat::kJsonl
                           : a.format == "nodeids" ? py::ScanFormat::kNodeids
                                                   : py::ScanFormat::kTable;
   py::WriteScan(r, format, std::cout);
-  std::cout.flush();
 
+  for (const auto& key : setup.unhonoured_keys)
+    std::cerr << "testmap scan: warning: " << setup.config_file << " sets " << key
+              << ", which the scan does not honour: pytest may collect other files or tests\n";
   for (const auto& w : r.warnings) std::cerr << "testmap scan: warning: " << w << "\n";
+  for (const auto& e : r.errors) std::cerr << "testmap scan: error: " << e << "\n";
   size_t skipped = 0;
   for (const auto& f : r.files) {
     skipped += f.skipped;
@@ -86,15 +91,21 @@ int RunScan(const ScanArgs& a) {
                 << d.message << "\n";
   }
   if (!r.snapshot_error.empty())
-    std::cerr << "testmap scan: torch metadata unavailable: " << r.snapshot_error << "\n";
-  if (r.files.empty() && r.warnings.empty())
+    std::cerr << "testmap scan: torch metadata unavailable from " << o.torch_python << " ("
+              << python_source << "): " << r.snapshot_error
+              << "; pass --torch-python with a Python that has torch\n";
+  if (r.files.empty() && r.errors.empty())
     std::cerr << "testmap scan: no test files (test_*.py, *_test.py) found\n";
-  if (skipped) {
+  if (skipped)
     std::cerr << "testmap scan: " << skipped
               << " file(s) skipped; their tests are missing from the output\n";
-    return 1;
+  if (py::IsPartial(r)) {
+    std::cerr << "testmap scan: partial answer: tests may be missing (see above)\n";
+    return kExitBadInput;
   }
-  return 0;
+  size_t tests = 0;
+  for (const auto& f : r.files) tests += f.tests.size();
+  return format == py::ScanFormat::kNodeids && tests == 0 ? kExitNoTests : kExitAnswer;
 }
 
 }  // namespace
@@ -107,33 +118,38 @@ void RegisterScanCommand(CLI::App& app) {
       "Reads test_*.py / *_test.py under each PATH with tree-sitter and prints one\n"
       "record per test pytest would collect: node id, generic test, parameters\n"
       "(device, dtypes, OpInfo/ModuleInfo, @parametrize values), decorators, skips,\n"
-      "source lines and a hash of the normalized source.\n"
+      "source lines and a hash of the normalized source. Node ids are those\n"
+      "`pytest --collect-only -q` prints with the same arguments from the same\n"
+      "directory: relative to pytest's rootdir (the directory of the first\n"
+      "pytest.ini, pyproject.toml, tox.ini or setup.cfg with pytest settings above\n"
+      "the paths; -c and --rootdir as in pytest). Without PATH: the config's\n"
+      "testpaths, else the current directory.\n"
       "@ops/@modules and dtype helpers expand from a snapshot of the installed torch's\n"
       "test metadata (taken once per torch install, cached).\n"
-      "Exit status: 0 all files scanned, 1 some files skipped (syntax errors, bad\n"
-      "encoding; reported on stderr), 2 usage errors.");
-  cmd->add_option("PATH", args->paths, "test files or directories")->required();
-  cmd->add_option("--format", args->format, "table (default), jsonl, json, or nodeids")
-      ->check(CLI::IsMember({"table", "jsonl", "json", "nodeids"}));
+      "Exit status: 0 every test found; 1 a partial answer (files skipped or missing,\n"
+      "tests that could not be enumerated, torch metadata unavailable: all named on\n"
+      "stderr) or bad input; 2 usage errors; 4 --format nodeids found no test.");
+  cmd->add_option("PATH", args->paths, "test files or directories (default: as pytest)");
+  AddFormatOption(cmd, args->format, {"table", "jsonl", "json", "nodeids"});
   cmd->add_option("--device", args->devices,
                   "device types instantiate_device_type_tests creates (default: cpu); "
                   "privateuse1:NAME for a PrivateUse1 backend")
       ->delimiter(',');
-  cmd->add_option("--rootdir", args->rootdir,
-                  "directory node ids are relative to (default: PATH when it is one directory)");
+  cmd->add_option("--rootdir", args->rootdir, "pytest's --rootdir: node ids are relative to it");
+  cmd->add_option("-c,--config-file", args->config_file,
+                  "pytest's -c: the config file (its directory is the rootdir)");
   cmd->add_option("-j,--jobs", args->jobs, "threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--torch-python", args->torch_python,
-                  "Python whose torch provides OpInfo/ModuleInfo metadata (default: "
-                  "$TESTMAP_PYTHON or python3)");
-  cmd->add_option("--snapshot", args->snapshot, "torch metadata snapshot file to use instead")
-      ->check(CLI::ExistingFile);
+                  "Python whose torch provides OpInfo/ModuleInfo metadata (default: the active "
+                  "virtualenv's, else $TESTMAP_PYTHON, else the one testmap was built with)");
+  cmd->add_option("--snapshot", args->snapshot, "torch metadata snapshot file to use instead");
   cmd->add_option("--cache-dir", args->cache_dir, "cache directory (default: ~/.cache/testmap)");
   cmd->add_flag("--no-cache", args->no_cache, "scan every file afresh");
-  cmd->callback([args] {
-    int rc = RunScan(*args);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  cmd->add_option("--max-file-size", args->max_file_size,
+                  "larger test files are not read (default 8MiB; suffixes k, m, g)")
+      ->transform(CLI::AsSizeValue(false));
+  cmd->callback([args] { RunCommand("scan", [&] { return RunScan(*args); }); });
 }
 
 }  // namespace testmap::cli

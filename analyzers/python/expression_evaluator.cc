@@ -7,18 +7,6 @@ namespace testmap::python {
 namespace {
 
 constexpr int kMaxDepth = 64;
-constexpr size_t kMaxItems = 1 << 20;  // refuse to materialize huge ranges/products
-
-std::string LastComponent(const std::string& dotted) {
-  size_t dot = dotted.rfind('.');
-  return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
-}
-
-// Names that torch's test machinery exports, recognized whatever module
-// path they were imported through.
-bool FromTorchTesting(const std::string& qualified) {
-  return qualified.rfind("torch.testing", 0) == 0 || qualified.find('.') == std::string::npos;
-}
 
 // Decodes a Python string literal's body (escapes unless raw).
 std::string Unescape(std::string_view body, bool raw) {
@@ -65,6 +53,15 @@ std::string Unescape(std::string_view body, bool raw) {
 
 }  // namespace
 
+std::string LastComponent(const std::string& dotted) {
+  size_t dot = dotted.rfind('.');
+  return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+}
+
+bool FromTorchTesting(const std::string& qualified) {
+  return qualified.rfind("torch.testing", 0) == 0 || qualified.find('.') == std::string::npos;
+}
+
 bool PythonEquals(const Value& a, const Value& b, bool* known) {
   using K = Value::Kind;
   *known = a.known() && b.known();
@@ -79,6 +76,12 @@ bool PythonEquals(const Value& a, const Value& b, bool* known) {
                                   : static_cast<double>(v.i);
     };
     return as_double(a) == as_double(b);
+  }
+  // An object the snapshot knows only as "not None" is unequal to None;
+  // against anything else it is unknown.
+  if (a.kind == K::kObject || b.kind == K::kObject) {
+    *known = a.kind == K::kNone || b.kind == K::kNone;
+    return false;
   }
   if (a.kind != b.kind) return false;
   switch (a.kind) {
@@ -152,7 +155,18 @@ const torch_snapshot::TorchSnapshot* Evaluator::snapshot() {
     snapshot_loaded_ = true;
     snapshot_ = snapshot_source_ ? snapshot_source_() : nullptr;
   }
-  if (!snapshot_) snapshot_missing_ = true;
+  if (!snapshot_) {
+    snapshot_missing_ = true;
+    ++snapshot_misses_;
+  }
+  return snapshot_;
+}
+
+const torch_snapshot::TorchSnapshot* Evaluator::snapshot_if_available() {
+  if (!snapshot_loaded_) {
+    snapshot_loaded_ = true;
+    snapshot_ = snapshot_source_ ? snapshot_source_() : nullptr;
+  }
   return snapshot_;
 }
 
@@ -168,6 +182,55 @@ std::string Evaluator::QualifiedName(TSNode n) const {
     return object + "." + std::string(module_.Text(Field(n, "attribute")));
   }
   return "";
+}
+
+TSNode Evaluator::PartialOf(TSNode callee) const {
+  if (!Is(callee, "identifier")) return TSNode{};
+  auto a = model_.assignments.find(std::string(module_.Text(callee)));
+  if (a == model_.assignments.end() || !Is(a->second, "call")) return TSNode{};
+  std::string q = QualifiedName(Field(a->second, "function"));
+  if (q != "functools.partial") return TSNode{};
+  TSNode list = Field(a->second, "arguments");
+  if (ts_node_is_null(list) || ts_node_named_child_count(list) == 0) return TSNode{};
+  TSNode first = ts_node_named_child(list, 0);
+  return Is(first, "identifier") || Is(first, "attribute") ? a->second : TSNode{};
+}
+
+std::string Evaluator::CalleeName(TSNode call) {
+  TSNode callee = Field(call, "function");
+  TSNode partial = PartialOf(callee);
+  if (ts_node_is_null(partial)) return QualifiedName(callee);
+  return QualifiedName(ts_node_named_child(Field(partial, "arguments"), 0));
+}
+
+Evaluator::Args Evaluator::CallArgs(TSNode call, const Locals* locals) {
+  TSNode partial = PartialOf(Field(call, "function"));
+  Args args = EvalArgs(call, locals);
+  if (ts_node_is_null(partial)) return args;
+  Args bound = EvalArgs(partial, nullptr);
+  bound.positional.erase(bound.positional.begin());  // the wrapped function
+  bound.positional.insert(bound.positional.end(), args.positional.begin(), args.positional.end());
+  for (auto& [k, v] : args.keyword) bound.keyword[k] = std::move(v);
+  for (auto& [k, v] : args.keyword_nodes) bound.keyword_nodes[k] = v;
+  return bound;
+}
+
+const Evaluator::Locals* Evaluator::ClassScope(const ClassDef& c) {
+  auto [it, inserted] = class_scopes_.try_emplace(&c);
+  if (inserted)
+    for (const ClassMember& m : c.members)
+      if (m.kind == ClassMember::Kind::kAttribute) {
+        Value v = Eval(m.value, &it->second);
+        it->second[m.name] = std::move(v);
+      }
+  return it->second.empty() ? nullptr : &it->second;
+}
+
+bool Evaluator::Mentions(TSNode n, const std::function<bool(const std::string&)>& is_name) const {
+  if (Is(n, "identifier")) return is_name(std::string(module_.Text(n)));
+  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i)
+    if (Mentions(ts_node_named_child(n, i), is_name)) return true;
+  return false;
 }
 
 Value Evaluator::Eval(TSNode n, const Locals* locals) {
@@ -437,8 +500,18 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
     }
     return Value::List(std::move(items));
   }
-  if (q.rfind("torch.nn.", 0) == 0 && !last.empty() &&
-      std::isupper(static_cast<unsigned char>(last[0]))) {
+  Value constant;
+  if (TorchConstant(q, &constant)) return constant;
+  // torch.ops.aten: its packets and overloads are the operator registry's.
+  if (q.rfind("torch.ops.", 0) == 0 && q.find('.', 10) == std::string::npos) {
+    Value ns;
+    ns.kind = Value::Kind::kModule;
+    ns.text = q;
+    return ns;
+  }
+  // Classes: torch.nn's modules and torch's test classes (UnaryUfuncInfo).
+  if ((q.rfind("torch.nn.", 0) == 0 || q.rfind("torch.testing.", 0) == 0) && !last.empty() &&
+      std::isupper(static_cast<unsigned char>(last[0])) && last.find('_') == std::string::npos) {
     Value c = Value::Str(q);
     c.kind = Value::Kind::kClass;
     return c;
@@ -446,7 +519,7 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
   size_t dot = q.rfind('.');
   if (dot != std::string::npos) {
     std::string owner = LastComponent(q.substr(0, dot));
-    if (owner == "OpDTypes" || owner == "TrainEvalMode") {
+    if (owner == "OpDTypes" || owner == "TrainEvalMode" || q.rfind("torch.Tag.", 0) == 0) {
       Value v;
       v.kind = Value::Kind::kEnum;
       v.text = owner + "." + last;
@@ -468,34 +541,6 @@ Value Evaluator::EvalAttribute(TSNode n, const Locals* locals) {
   std::string q = QualifiedName(n);
   if (!q.empty()) return EvalQualified(q, n);
   return Value::Unknown(Text(n));
-}
-
-Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
-  const torch_snapshot::TorchSnapshot* s =
-      (v.kind == Value::Kind::kOpInfo || v.kind == Value::Kind::kModuleInfo) ? snapshot() : nullptr;
-  if (v.kind == Value::Kind::kOpInfo && s) {
-    const torch_snapshot::OpInfoEntry& op = s->ops[v.index];
-    if (attr == "name") return Value::Str(op.name);
-    if (attr == "variant_test_name") return Value::Str(op.variant_test_name);
-    if (attr == "formatted_name") return Value::Str(op.formatted_name);
-    if (attr == "aten_name") return op.aten_name.empty() ? Value::None() : Value::Str(op.aten_name);
-    if (attr == "full_name")
-      return Value::Str(op.variant_test_name.empty() ? op.name
-                                                     : op.name + "." + op.variant_test_name);
-    if (auto flag = s->OpFlag(op, attr)) return Value::Bool(*flag);
-  }
-  if (v.kind == Value::Kind::kModuleInfo && s) {
-    const torch_snapshot::ModuleInfoEntry& m = s->modules[v.index];
-    if (attr == "name") return Value::Str(m.name);
-    if (attr == "formatted_name") return Value::Str(m.formatted_name);
-    if (attr == "train_and_eval_differ") return Value::Bool(m.train_and_eval_differ);
-    if (attr == "module_cls") {
-      Value c = Value::Str(m.module_cls);
-      c.kind = Value::Kind::kClass;
-      return c;
-    }
-  }
-  return Value::Unknown(attr);
 }
 
 Evaluator::Args Evaluator::EvalArgs(TSNode call, const Locals* locals) {
@@ -532,125 +577,18 @@ Value Evaluator::EvalCall(TSNode n, const Locals* locals) {
   TSNode callee = Field(n, "function");
   std::string q = QualifiedName(callee);
   bool local_callee = Is(callee, "identifier") && locals && locals->count(Text(callee));
-  std::string last = LastComponent(q);
   Args args = EvalArgs(n, locals);
-  auto unknown = [&] { return Value::Unknown(Text(n)); };
-
-  if (!local_callee && !q.empty()) {
-    if (q == "range" && !args.positional.empty() && args.positional.size() <= 3) {
-      int64_t b[3] = {0, 0, 1};
-      for (const auto& a : args.positional)
-        if (a.kind != Value::Kind::kInt) return unknown();
-      if (args.positional.size() == 1)
-        b[1] = args.positional[0].i;
-      else
-        for (size_t i = 0; i < args.positional.size(); ++i) b[i] = args.positional[i].i;
-      if (b[2] == 0) return unknown();
-      std::vector<Value> items;
-      for (int64_t i = b[0]; b[2] > 0 ? i < b[1] : i > b[1]; i += b[2]) {
-        if (items.size() > kMaxItems) return unknown();
-        items.push_back(Value::Int(i));
-      }
-      return Value::List(std::move(items));
-    }
-    if ((q == "list" || q == "tuple" || q == "sorted") && args.positional.size() == 1 &&
-        args.positional[0].kind == Value::Kind::kList && q != "sorted")
-      return args.positional[0];
-    if (q == "torch.device" && !args.positional.empty() &&
-        args.positional[0].kind == Value::Kind::kStr) {
-      Value v = Value::Str(args.positional[0].text);
-      v.kind = Value::Kind::kDevice;
-      return v;
-    }
-    if ((q == "itertools.product" || q == "product") && !args.positional.empty()) {
-      std::vector<Value> acc{Value::List({})};
-      for (const auto& seq : args.positional) {
-        if (seq.kind != Value::Kind::kList) return unknown();
-        std::vector<Value> next;
-        for (const auto& prefix : acc)
-          for (const auto& item : seq.items) {
-            Value t = prefix;
-            t.items.push_back(item);
-            next.push_back(std::move(t));
-            if (next.size() > kMaxItems) return unknown();
-          }
-        acc = std::move(next);
-      }
-      return Value::List(std::move(acc));
-    }
-    if (q == "filter" && args.positional.size() == 2 &&
-        args.positional[1].kind == Value::Kind::kList) {
-      std::vector<Value> kept;
-      for (const auto& item : args.positional[1].items) {
-        bool known;
-        bool keep = Truthy(Call(args.positional[0], {item}), &known);
-        if (!known) return unknown();
-        if (keep) kept.push_back(item);
-      }
-      return Value::List(std::move(kept));
-    }
-    if (last == "subtest" && FromTorchTesting(q) && !args.positional.empty()) {
-      Value v;
-      v.kind = Value::Kind::kSubtest;
-      v.items.push_back(args.positional[0]);
-      auto name = args.keyword.find("name");
-      if (name != args.keyword.end()) {
-        if (name->second.kind == Value::Kind::kStr)
-          v.text = name->second.text;
-        else if (name->second.kind != Value::Kind::kNone)
-          return unknown();
-      }
-      if (auto d = args.keyword_nodes.find("decorators"); d != args.keyword_nodes.end())
-        v.decorators.push_back(Text(d->second));
-      if (args.positional.size() > 1) v.decorators.push_back(Text(n));
-      return v;
-    }
-    if (q == "pytest.param") {
-      Value v;
-      v.kind = Value::Kind::kParam;
-      v.items = args.positional;
-      if (auto id = args.keyword.find("id"); id != args.keyword.end()) {
-        v.has_id = true;
-        if (id->second.kind == Value::Kind::kStr)
-          v.text = id->second.text;
-        else if (id->second.kind != Value::Kind::kNone)
-          return unknown();
-        else
-          v.has_id = false;
-      }
-      if (auto m = args.keyword_nodes.find("marks"); m != args.keyword_nodes.end())
-        v.decorators.push_back(Text(m->second));
-      return v;
-    }
-    // dtype helpers: all_types_and(torch.half) is all_types() + (half,).
-    if (FromTorchTesting(q) || q.find("common_dtype") != std::string::npos) {
-      if (const torch_snapshot::TorchSnapshot* s = (model_.function_index.count(last) ? nullptr : snapshot())) {
-        auto it = s->dtype_helpers.find(last);
-        if (it != s->dtype_helpers.end() && args.keyword.empty()) {
-          std::vector<Value> items;
-          for (const auto& d : it->second) items.push_back(Value::Dtype(d));
-          for (const auto& a : args.positional) {
-            if (a.kind == Value::Kind::kNone) continue;  // _validate_dtypes drops None
-            if (a.kind != Value::Kind::kDtype) return unknown();
-            items.push_back(a);
-          }
-          return Value::List(std::move(items));
-        }
-        if (last == "get_all_dtypes" && args.positional.empty() && args.keyword.empty()) {
-          std::vector<Value> items;
-          for (const auto& d : s->all_dtypes) items.push_back(Value::Dtype(d));
-          return Value::List(std::move(items));
-        }
-      }
-    }
-  }
+  Value out;
+  if (!local_callee && !q.empty() && !model_.function_index.count(q) &&
+      (CallBuiltin(q, args, n, &out) || CallTorchHelper(q, args, n, &out)))
+    return out;
   Value fn = Eval(callee, locals);
   if (fn.kind == Value::Kind::kCallable || fn.kind == Value::Kind::kBuiltin) {
-    if (!args.keyword.empty()) return unknown();
+    if (!args.keyword.empty()) return Value::Unknown(Text(n));
     Value r = Call(fn, args.positional);
-    return r.known() ? r : unknown();
+    return r.known() ? r : Value::Unknown(Text(n));
   }
-  return unknown();
+  return Value::Unknown(Text(n));
 }
 
 Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
@@ -683,6 +621,12 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
       if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
           Is(ts_node_named_child(s, 0), "string"))
         continue;
+      if (function_runner_ && depth_ < kMaxDepth) {
+        ++depth_;
+        Value r = function_runner_(fn, args);
+        --depth_;
+        return r;
+      }
       return Value::Unknown(fn.text);
     }
     if (ts_node_is_null(ret) || ts_node_named_child_count(ret) != 1) return Value::Unknown(fn.text);
@@ -813,6 +757,28 @@ Value Evaluator::EvalBinary(TSNode n, const Locals* locals) {
     if (a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i + b.i);
   }
   if (op == "-" && a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i - b.i);
+  // Lists do not subtract, intersect or union in Python: these are sets
+  // (which the evaluator keeps as lists, see set()).
+  if ((op == "-" || op == "&" || op == "|") && a.kind == K::kList && b.kind == K::kList) {
+    std::vector<Value> items;
+    auto in = [](const Value& x, const Value& list, bool* known) {
+      return Compare("in", x, list, known);
+    };
+    for (const Value& x : a.items) {
+      bool known;
+      bool found = in(x, b, &known);
+      if (!known) return Value::Unknown(Text(n));
+      if (op == "|" || found == (op == "&")) items.push_back(x);
+    }
+    if (op == "|")
+      for (const Value& y : b.items) {
+        bool known;
+        bool found = in(y, a, &known);
+        if (!known) return Value::Unknown(Text(n));
+        if (!found) items.push_back(y);
+      }
+    return Value::List(std::move(items));
+  }
   if (op == "*") {
     if (a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i * b.i);
     if (a.kind == K::kList && b.kind == K::kInt && b.i >= 0 && a.items.size() * b.i < kMaxItems) {
@@ -874,10 +840,16 @@ bool Evaluator::Truthy(const Value& v, bool* known) {
       return !v.text.empty();
     case Value::Kind::kList:
       return !v.items.empty();
+    case Value::Kind::kObject:
+      return v.b;
     case Value::Kind::kDtype:
     case Value::Kind::kOpInfo:
     case Value::Kind::kModuleInfo:
     case Value::Kind::kCallable:
+    case Value::Kind::kClass:
+    case Value::Kind::kSignature:
+    case Value::Kind::kModule:
+    case Value::Kind::kBuiltin:
       return true;
     default:
       *known = false;

@@ -75,6 +75,10 @@ FileScan ScanPythonSource(TSParser* parser, const std::string& rel_path, std::st
   FileScan scan;
   scan.path = rel_path;
   ParsedModule module(parser, std::move(source));
+  if (module.DeeperThan(kMaxSyntaxDepth))
+    return Skipped(rel_path, 0,
+                   "nested more than " + std::to_string(kMaxSyntaxDepth) +
+                       " levels deep; not analysed (Python refuses 200 nested brackets)");
   if (auto line = module.FirstSyntaxErrorLine())
     return Skipped(rel_path, *line, "syntax error; pytest would fail to import this file");
   ModuleModel model = BuildModuleModel(module);

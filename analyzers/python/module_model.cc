@@ -17,26 +17,7 @@ class ModelBuilder {
  private:
   std::string Str(TSNode n) const { return std::string(m_.Text(n)); }
 
-  FunctionDef ReadFunction(TSNode def, TSNode outer) {
-    FunctionDef f;
-    f.def = def;
-    f.outer = outer;
-    f.name = Str(Field(def, "name"));
-    if (Is(outer, "decorated_definition")) f.decorators = Decorators(outer);
-    TSNode params = Field(def, "parameters");
-    for (uint32_t i = 0, n = ts_node_named_child_count(params); i < n; ++i) {
-      TSNode p = ts_node_named_child(params, i);
-      if (Is(p, "identifier")) {
-        f.params.push_back(Str(p));
-      } else {
-        TSNode name = Field(p, "name");
-        if (ts_node_is_null(name) && ts_node_named_child_count(p) > 0)
-          name = ts_node_named_child(p, 0);
-        if (!ts_node_is_null(name) && Is(name, "identifier")) f.params.push_back(Str(name));
-      }
-    }
-    return f;
-  }
+  FunctionDef ReadFunction(TSNode def, TSNode outer) { return ReadFunctionDef(m_, def, outer); }
 
   std::vector<TSNode> Decorators(TSNode decorated) {
     std::vector<TSNode> out;
@@ -104,11 +85,14 @@ class ModelBuilder {
     for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
       TSNode name = ts_node_named_child(s, i);
       if (ts_node_eq(name, Field(s, "module_name"))) continue;
-      if (Is(name, "aliased_import"))
+      int line = ParsedModule::FirstLine(s);
+      if (Is(name, "aliased_import")) {
         Bind(Str(Field(name, "alias")), module + "." + Str(Field(name, "name")));
-      else if (Is(name, "dotted_name"))
+        model_.from_imports.push_back({module, Str(Field(name, "name")), line});
+      } else if (Is(name, "dotted_name")) {
         Bind(Str(name), module + "." + Str(name));
-      else if (Is(name, "wildcard_import"))
+        model_.from_imports.push_back({module, Str(name), line});
+      } else if (Is(name, "wildcard_import"))
         model_.notes.push_back(
             {ParsedModule::FirstLine(s), "`from " + module + " import *` is not followed"});
     }
@@ -159,15 +143,34 @@ class ModelBuilder {
       // `if __name__ == "__main__":` runs nothing at import; other
       // conditional definitions depend on the environment.
       TSNode cond = Field(s, "condition");
-      if (m_.Text(cond).find("__name__") == std::string_view::npos)
+      if (m_.Text(cond).find("__name__") == std::string_view::npos && !OnlyImports(s))
         model_.notes.push_back({ParsedModule::FirstLine(s),
                                 "definitions under `if " + Str(cond) + ":` are not followed"});
+    } else if (Is(s, "for_statement") && m_.Text(s).find("setattr(") != std::string_view::npos) {
+      model_.statements.push_back({Statement::Kind::kBlock, "", -1, s});
     } else if ((Is(s, "try_statement") || Is(s, "with_statement") || Is(s, "for_statement")) &&
                (m_.Text(s).find("class ") != std::string_view::npos ||
                 m_.Text(s).find("def test") != std::string_view::npos)) {
       model_.notes.push_back(
           {ParsedModule::FirstLine(s), "definitions inside a top-level block are not followed"});
     }
+  }
+
+  // `if TEST_SCIPY: import scipy`: a block that only imports defines no
+  // test, whichever way its condition goes.
+  bool OnlyImports(TSNode n) const {
+    for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (ts_node_eq(ch, Field(n, "condition"))) continue;
+      std::string_view t = ts_node_type(ch);
+      if (t == "block" || t == "else_clause" || t == "elif_clause") {
+        if (!OnlyImports(ch)) return false;
+      } else if (t != "import_statement" && t != "import_from_statement" && t != "comment" &&
+                 t != "pass_statement") {
+        return false;
+      }
+    }
+    return true;
   }
 
   void Delete(TSNode t) {
@@ -182,5 +185,34 @@ class ModelBuilder {
 }  // namespace
 
 ModuleModel BuildModuleModel(const ParsedModule& module) { return ModelBuilder(module).Build(); }
+
+FunctionDef ReadFunctionDef(const ParsedModule& m, TSNode def, TSNode outer) {
+  FunctionDef f;
+  f.def = def;
+  f.outer = outer;
+  TSNode name = Field(def, "name");  // none for a lambda
+  if (!ts_node_is_null(name)) f.name = std::string(m.Text(name));
+  if (Is(outer, "decorated_definition"))
+    for (uint32_t i = 0, n = ts_node_named_child_count(outer); i < n; ++i) {
+      TSNode d = ts_node_named_child(outer, i);
+      if (Is(d, "decorator") && ts_node_named_child_count(d) > 0)
+        f.decorators.push_back(ts_node_named_child(d, 0));
+    }
+  TSNode params = Field(def, "parameters");
+  for (uint32_t i = 0, n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params); i < n;
+       ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    if (Is(p, "identifier")) {
+      f.params.push_back(std::string(m.Text(p)));
+    } else {
+      TSNode name = Field(p, "name");
+      if (ts_node_is_null(name) && ts_node_named_child_count(p) > 0)
+        name = ts_node_named_child(p, 0);
+      if (!ts_node_is_null(name) && Is(name, "identifier"))
+        f.params.push_back(std::string(m.Text(name)));
+    }
+  }
+  return f;
+}
 
 }  // namespace testmap::python

@@ -43,11 +43,19 @@ struct ClassDef {
 
 // A top-level statement that changes the module namespace.
 struct Statement {
-  enum class Kind { kClass, kFunction, kAssign, kDelete, kCall, kImport };
+  // kBlock: a top-level `for` loop that calls setattr (tests added to a
+  // class in a loop).
+  enum class Kind { kClass, kFunction, kAssign, kDelete, kCall, kImport, kBlock };
   Kind kind;
   std::string name;  // bound/deleted name (kClass, kFunction, kAssign, kDelete, kImport)
   int index = -1;    // into classes or functions
-  TSNode node{};     // assigned value (kAssign) or call expression (kCall)
+  TSNode node{};     // assigned value (kAssign), call expression (kCall), for_statement (kBlock)
+};
+
+// `from M import a, b as c`: what pytest's import of the file asks of M.
+struct FromImport {
+  std::string module, name;
+  int line = 0;
 };
 
 struct ModuleModel {
@@ -57,9 +65,14 @@ struct ModuleModel {
   std::map<std::string, int> function_index;
   std::vector<ClassDef> classes;
   std::vector<Statement> statements;
+  std::vector<FromImport> from_imports;
   std::vector<std::pair<int, std::string>> notes;  // (line, what was not followed)
 };
 
 ModuleModel BuildModuleModel(const ParsedModule& module);
+
+// A function definition as the model records it; `outer` is the
+// decorated_definition around `def`, or `def` itself.
+FunctionDef ReadFunctionDef(const ParsedModule& module, TSNode def, TSNode outer);
 
 }  // namespace testmap::python

@@ -41,6 +41,40 @@ std::optional<int> ParsedModule::FirstSyntaxErrorLine() const {
   }
 }
 
+bool ParsedModule::DeeperThan(uint32_t limit) const {
+  // Every level of nesting below a node spends at least one byte of its
+  // text, give or take a few nodes of the same span (statement, call,
+  // argument list...): a subtree cannot be deeper than 6x its length plus
+  // a few. Subtrees too short to reach the limit are not walked, so the
+  // check costs little more than visiting the file's largest nodes.
+  auto may_reach = [&](TSNode n, uint32_t depth) {
+    uint64_t span = ts_node_end_byte(n) - ts_node_start_byte(n);
+    return depth + 6 * span + 8 > limit;
+  };
+  TSTreeCursor cursor = ts_tree_cursor_new(root());
+  uint32_t depth = 0;
+  bool deeper = false;
+  for (;;) {
+    if (may_reach(ts_tree_cursor_current_node(&cursor), depth) &&
+        ts_tree_cursor_goto_first_child(&cursor)) {
+      if (++depth > limit) {
+        deeper = true;
+        break;
+      }
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return false;
+      }
+      --depth;
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return deeper;
+}
+
 std::optional<size_t> FirstInvalidUtf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   size_t i = 0, n = s.size();

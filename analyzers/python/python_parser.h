@@ -31,6 +31,11 @@ class ParsedModule {
   static int LastLine(TSNode n) { return static_cast<int>(ts_node_end_point(n).row) + 1; }
 
   // The line of the first syntax error (ERROR or MISSING node), if any.
+  // Whether the syntax tree nests deeper than `limit` levels, found
+  // without recursion: the analysis walks trees recursively, so a file
+  // nested absurdly deep (Python itself refuses 200 nested brackets) is
+  // refused before any walk rather than overflowing the stack.
+  bool DeeperThan(uint32_t limit) const;
   std::optional<int> FirstSyntaxErrorLine() const;
 
  private:

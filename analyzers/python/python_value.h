@@ -26,12 +26,15 @@ struct Value {
     kList,    // items (list, tuple, range, set: order as Python iterates)
     kOpInfo,  // index into the snapshot's ops
     kModuleInfo,
-    kSubtest,   // items[0]: arg values; text: name (may be empty); decorators
-    kParam,     // pytest.param: items = values; text: id (may be empty); marks
-    kCallable,  // node: a lambda or function_definition the evaluator can apply
-    kBuiltin,   // text: `str`, `repr`...
-    kEnum,      // text: `OpDTypes.supported`, `TrainEvalMode.train_only`
-    kClass,     // text: public qualified name of a torch class (`torch.nn.Linear`)
+    kSubtest,    // items[0]: arg values; text: name (may be empty); decorators
+    kParam,      // pytest.param: items = values; text: id (may be empty); marks
+    kCallable,   // node: a lambda or function_definition the evaluator can apply
+    kBuiltin,    // text: `str`, `repr`...
+    kEnum,       // text: `OpDTypes.supported`, `TrainEvalMode.train_only`
+    kClass,      // text: public qualified name of a torch class (`torch.nn.Linear`)
+    kObject,     // an object known only by its truthiness (b) and not being None
+    kSignature,  // inspect.signature(cls): text: the class's qualified name
+    kModule,     // importlib.import_module(...): text: the module's name
   };
   Kind kind = Kind::kUnknown;
   bool b = false;

@@ -71,7 +71,7 @@ constexpr uint32_t kEncodingVersion = 1;
 std::string EncodeFileScan(const FileScan& scan) {
   Writer w;
   w.U32(kEncodingVersion);
-  w.U32(scan.skipped);
+  w.U32((scan.skipped ? 1u : 0u) | (scan.incomplete ? 2u : 0u));
   w.U32(static_cast<uint32_t>(scan.diagnostics.size()));
   for (const auto& d : scan.diagnostics) {
     w.U32(static_cast<uint32_t>(d.severity));
@@ -114,7 +114,8 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
   if (!r.U32(&version) || version != kEncodingVersion || !r.U32(&skipped) || !r.U32(&n))
     return false;
   out->path = path;
-  out->skipped = skipped != 0;
+  out->skipped = (skipped & 1) != 0;
+  out->incomplete = (skipped & 2) != 0;
   out->diagnostics.resize(n);
   for (auto& d : out->diagnostics) {
     uint32_t sev, line;
@@ -175,7 +176,8 @@ std::optional<FileScan> ScanCache::Get(const core::Hash128& content, const core:
   return scan;
 }
 
-void ScanCache::Put(const core::Hash128& content, const core::Hash128& context, const FileScan& scan) {
+void ScanCache::Put(const core::Hash128& content, const core::Hash128& context,
+                    const FileScan& scan) {
   std::string value = EncodeFileScan(scan);
   std::lock_guard<std::mutex> lock(mu_);
   pending_.emplace_back(Key(content, context), std::move(value));

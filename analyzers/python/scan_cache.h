@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/python/scanned_test.h"
 #include "core/content_hash.h"
-#include "analyzers/python/test_record.h"
 
 namespace rocksdb {
 class DB;

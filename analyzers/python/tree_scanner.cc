@@ -15,10 +15,12 @@
 #include <sstream>
 #include <thread>
 
-#include "core/content_hash.h"
 #include "analyzers/python/file_scanner.h"
+#include "analyzers/python/pytest_rootdir.h"
 #include "analyzers/python/python_parser.h"
 #include "analyzers/python/scan_cache.h"
+#include "core/content_hash.h"
+#include "core/errors.h"
 
 namespace fs = std::filesystem;
 
@@ -27,7 +29,7 @@ namespace {
 
 // Bump when a change to the analysis changes any result: it invalidates
 // every cached entry.
-constexpr const char* kScannerVersion = "scan-9";
+constexpr const char* kScannerVersion = "scan-10";
 
 bool IsTestFileName(const std::string& name) {
   auto ends = [&](const char* s) {
@@ -49,11 +51,11 @@ bool SkipDirectory(const fs::path& dir) {
 }
 
 void Walk(const fs::path& dir, std::set<std::string>& active, std::vector<std::string>& out,
-          std::vector<std::string>* warnings) {
+          std::vector<std::string>* warnings, std::vector<std::string>* errors) {
   std::error_code ec;
   fs::path canonical = fs::canonical(dir, ec);
   if (ec) {
-    warnings->push_back(dir.string() + ": cannot resolve: " + ec.message());
+    errors->push_back(dir.string() + ": cannot resolve: " + ec.message());
     return;
   }
   // A directory already on the current path means a symlink loop.
@@ -65,28 +67,35 @@ void Walk(const fs::path& dir, std::set<std::string>& active, std::vector<std::s
   std::vector<fs::directory_entry> entries;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
     entries.push_back(*it);
-  if (ec) warnings->push_back(dir.string() + ": cannot list: " + ec.message());
+  if (ec) errors->push_back(dir.string() + ": cannot list: " + ec.message());
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
   for (const auto& e : entries) {
     std::error_code e2;
     if (e.is_directory(e2)) {
-      if (!SkipDirectory(e.path())) Walk(e.path(), active, out, warnings);
+      if (!SkipDirectory(e.path())) Walk(e.path(), active, out, warnings, errors);
     } else if (e.is_regular_file(e2) && IsTestFileName(e.path().filename().string())) {
       out.push_back(e.path().string());
     } else if (e2) {
-      warnings->push_back(e.path().string() + ": " + e2.message());
+      errors->push_back(e.path().string() + ": " + e2.message());
     }
   }
   active.erase(canonical.string());
 }
 
-// One read into a buffer of the file's size: no stream copies.
-bool ReadFile(const std::string& path, std::string* out) {
+// One read into a buffer of the file's size: no stream copies. The size
+// is checked before anything is allocated.
+enum class ReadResult { kOk, kUnreadable, kTooLarge };
+ReadResult ReadFile(const std::string& path, uint64_t max_bytes, std::string* out, uint64_t* size) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  if (fd < 0) return ReadResult::kUnreadable;
   struct stat st;
   bool ok = fstat(fd, &st) == 0;
+  *size = ok ? static_cast<uint64_t>(st.st_size) : 0;
+  if (ok && *size > max_bytes) {
+    close(fd);
+    return ReadResult::kTooLarge;
+  }
   out->resize(ok ? static_cast<size_t>(st.st_size) : 0);
   size_t got = 0;
   while (ok && got < out->size()) {
@@ -97,30 +106,24 @@ bool ReadFile(const std::string& path, std::string* out) {
   }
   out->resize(got);
   close(fd);
-  return ok;
-}
-
-std::string Relative(const std::string& path, const fs::path& root) {
-  fs::path abs = fs::absolute(path).lexically_normal();
-  fs::path rel = abs.lexically_relative(root);
-  std::string s = rel.empty() ? abs.generic_string() : rel.generic_string();
-  return s;
+  return ok ? ReadResult::kOk : ReadResult::kUnreadable;
 }
 
 }  // namespace
 
 std::vector<std::string> DiscoverTestFiles(const std::vector<std::string>& paths,
-                                           std::vector<std::string>* warnings) {
+                                           std::vector<std::string>* warnings,
+                                           std::vector<std::string>* errors) {
   std::vector<std::string> out;
   for (const auto& p : paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       std::set<std::string> active;
-      Walk(p, active, out, warnings);
+      Walk(p, active, out, warnings, errors);
     } else if (fs::exists(p, ec)) {
       out.push_back(p);  // an explicit file is collected whatever its name
     } else {
-      warnings->push_back(p + ": no such file or directory");
+      errors->push_back(p + ": no such file or directory");
     }
   }
   std::sort(out.begin(), out.end());
@@ -130,8 +133,16 @@ std::vector<std::string> DiscoverTestFiles(const std::vector<std::string>& paths
 
 TreeScanResult ScanTree(const TreeScanOptions& options) {
   TreeScanResult result;
-  std::vector<std::string> files = DiscoverTestFiles(options.paths, &result.warnings);
-  fs::path root = fs::absolute(options.rootdir.empty() ? "." : options.rootdir).lexically_normal();
+  std::vector<std::string> files =
+      DiscoverTestFiles(options.paths, &result.warnings, &result.errors);
+  PytestSetup setup;
+  auto absolute = [](const std::string& p) {
+    std::string abs = fs::absolute(p).lexically_normal().string();
+    if (abs.size() > 1 && abs.back() == '/') abs.pop_back();
+    return abs;
+  };
+  setup.rootdir = absolute(options.rootdir.empty() ? "." : options.rootdir);
+  for (const auto& p : options.paths) setup.paths.push_back(absolute(p));
 
   // The torch snapshot: its identity keys the cache; its content is loaded
   // only when some file needs it.
@@ -140,19 +151,38 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   if (snapshot_path.empty() && !options.torch_python.empty()) {
     try {
       snapshot_path = torch_snapshot::EnsureTorchSnapshot(
-          options.torch_python, options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir);
+          options.torch_python,
+          options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir);
     } catch (const std::exception& e) {
       snapshot_error = e.what();
+      result.snapshot_setup_error = snapshot_error;
     }
   }
   std::once_flag snapshot_once;
   std::unique_ptr<torch_snapshot::TorchSnapshot> snapshot;
   std::string snapshot_load_error;
+  // A snapshot file named by the user is checked now, cheaply (its bytes
+  // key the cache anyway): one that is not a snapshot of this format is bad
+  // input whether or not a file needs it. Parsing it waits for a file that
+  // does, so that a warm scan never pays for it.
+  std::string snapshot_identity;
+  if (!options.snapshot_file.empty()) {
+    std::string bytes;
+    uint64_t size = 0;
+    if (ReadFile(options.snapshot_file, uint64_t{1} << 30, &bytes, &size) != ReadResult::kOk)
+      throw core::InputError(options.snapshot_file, 0, "cannot read the torch snapshot");
+    if (!torch_snapshot::LooksLikeTorchSnapshot(bytes))
+      throw core::InputError(options.snapshot_file, 0,
+                             "not a torch snapshot of this testmap's format (" +
+                                 std::string(torch_snapshot::kSnapshotFormat) + ")");
+    snapshot_identity = core::HexDigest(core::ContentHash(bytes));
+  }
   SnapshotSource source = [&]() -> const torch_snapshot::TorchSnapshot* {
     std::call_once(snapshot_once, [&] {
       if (snapshot_path.empty()) return;
       try {
-        snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(torch_snapshot::LoadTorchSnapshot(snapshot_path));
+        snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(
+            torch_snapshot::LoadTorchSnapshot(snapshot_path));
       } catch (const std::exception& e) {
         snapshot_load_error = e.what();
       }
@@ -161,10 +191,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   };
 
   std::string context_text = std::string(kScannerVersion) + "\n" + snapshot_path + "\n";
-  if (!options.snapshot_file.empty()) {
-    std::string bytes;
-    if (ReadFile(options.snapshot_file, &bytes)) context_text += core::HexDigest(core::ContentHash(bytes));
-  }
+  context_text += snapshot_identity;
   for (const auto& d : options.collect.devices) context_text += d.type + "=" + d.method_name + ";";
   core::Hash128 context = core::ContentHash(context_text);
 
@@ -183,13 +210,20 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   auto worker = [&](bool report) {
     auto parser = NewPythonParser();
     for (size_t i; (i = next.fetch_add(1)) < files.size();) {
-      std::string rel = Relative(files[i], root);
+      std::string rel = NodeIdPath(files[i], setup);
       std::string bytes;
-      if (!ReadFile(files[i], &bytes)) {
+      uint64_t size = 0;
+      ReadResult read = ReadFile(files[i], options.max_file_bytes, &bytes, &size);
+      if (read != ReadResult::kOk) {
         FileScan s;
         s.path = rel;
         s.skipped = true;
-        s.diagnostics.push_back({Diagnostic::Severity::kError, 0, "cannot read file"});
+        s.diagnostics.push_back({Diagnostic::Severity::kError, 0,
+                                 read == ReadResult::kTooLarge
+                                     ? std::to_string(size) + " bytes, over the " +
+                                           std::to_string(options.max_file_bytes) +
+                                           "-byte limit on a test file (--max-file-size); not read"
+                                     : std::string("cannot read file")});
         result.files[i] = std::move(s);
       } else {
         core::Hash128 content = core::ContentHash(bytes);
@@ -217,14 +251,19 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   bool needed = false;
   for (const auto& f : result.files)
     for (const auto& d : f.diagnostics)
-      if (d.message.find("torch snapshot") != std::string::npos ||
-          d.message.find("metadata, which is unavailable") != std::string::npos)
-        needed = true;
+      if (d.message.find("metadata, which is unavailable") != std::string::npos) needed = true;
   if (needed)
     result.snapshot_error = !snapshot_load_error.empty() ? snapshot_load_error
                             : !snapshot_error.empty()    ? snapshot_error
                                                          : "no --torch-python or --snapshot given";
   return result;
+}
+
+bool IsPartial(const TreeScanResult& result) {
+  if (!result.errors.empty()) return true;
+  for (const auto& f : result.files)
+    if (f.skipped || f.incomplete) return true;
+  return false;
 }
 
 }  // namespace testmap::python

@@ -3,20 +3,29 @@
 // content-keyed cache. Output order is deterministic: files sorted by path.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "analyzers/python/test_collector.h"
-#include "analyzers/python/test_record.h"
+#include "analyzers/python/collector.h"
+#include "analyzers/python/scanned_test.h"
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace testmap::python {
 
+// Files larger than this are not read (a test file is rarely over 1 MiB;
+// PyTorch's largest is under 1 MiB): parsing costs ~20x a file's size in
+// memory. `testmap scan --max-file-size` changes it.
+inline constexpr uint64_t kDefaultMaxFileBytes = uint64_t{8} << 20;
+
 struct TreeScanOptions {
   std::vector<std::string> paths;  // files and directories
-  std::string rootdir;             // node ids are relative to it
-  int jobs = 0;                    // 0: all cores
+  // Node ids are relative to it; a file outside it is relative to the path
+  // argument that holds it (pytest_rootdir.h).
+  std::string rootdir;
+  int jobs = 0;  // 0: all cores
+  uint64_t max_file_bytes = kDefaultMaxFileBytes;
   CollectOptions collect;
   // Where the torch snapshot comes from: an explicit file, or a Python
   // whose torch is snapshotted (and cached) when a file first needs it.
@@ -28,17 +37,30 @@ struct TreeScanOptions {
 
 struct TreeScanResult {
   std::vector<FileScan> files;
-  std::vector<std::string> warnings;  // walk problems (symlink loops, unreadable dirs)
+  std::vector<std::string> warnings;  // walk notes (symlink loops)
+  // Paths that could not be scanned: missing, unreadable directories. The
+  // answer is then partial.
+  std::vector<std::string> errors;
   size_t cache_hits = 0;
-  std::string snapshot_error;  // why torch metadata was unavailable, if it was needed
-  std::string torch_version;   // of the snapshot used, if any
+  std::string snapshot_error;        // why torch metadata was unavailable, if it was needed
+  std::string snapshot_setup_error;  // why the torch Python gave no snapshot, needed or not
+  std::string torch_version;         // of the snapshot used, if any
 };
 
 // Lists the test files under `paths` (sorted, unique), as pytest would
-// collect them; appends walk problems to `warnings`.
+// collect them; appends notes (symlink loops) to `warnings` and paths that
+// could not be read (missing, unlistable directories) to `errors`.
 std::vector<std::string> DiscoverTestFiles(const std::vector<std::string>& paths,
-                                           std::vector<std::string>* warnings);
+                                           std::vector<std::string>* warnings,
+                                           std::vector<std::string>* errors);
 
+// Throws core::InputError when the snapshot file given cannot be loaded;
+// a Python's snapshot that cannot be made is reported in snapshot_error,
+// for the files that need it.
 TreeScanResult ScanTree(const TreeScanOptions& options);
+
+// Whether the result is partial: files skipped, paths missing, tests that
+// could not be enumerated exactly.
+bool IsPartial(const TreeScanResult& result);
 
 }  // namespace testmap::python

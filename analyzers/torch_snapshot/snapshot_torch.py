@@ -12,10 +12,24 @@ scans expand packets (`aten.add`) to overloads from it, queries tell a real
 operator with no test from a typo, and admission reads which operators are
 decomposed (CompositeImplicitAutograd) before they reach a backend.
 
+Filters in test files read more than names: `filter(lambda op: op.ref is
+not None, unary_ufuncs)`, `[m for m in module_db if m.supports_gradgrad]`,
+`'inplace' in signature(m.module_cls).parameters`, `TEST_WITH_ROCM`,
+`get_all_dtypes(include_bool=False)`. So the snapshot also records every
+OpInfo/ModuleInfo instance attribute (plain values as they are, anything
+else as an opaque object with its truthiness), each OpInfo's class
+hierarchy, module constructors' parameter names, the plain constants and
+the public names of torch's test modules, `__all__` of torch._refs and
+torch._prims, and the legacy dtype helpers' result for every combination of
+their bool (or device) arguments.
+
 Usage: python snapshot_torch.py > snapshot.json
 """
 
+import inspect
+import itertools
 import json
+import math
 import sys
 
 import torch
@@ -24,7 +38,7 @@ from torch.testing._internal import common_methods_invocations as cmi
 from torch.testing._internal import common_modules
 from torch.testing._internal.opinfo.core import OpInfo
 
-FORMAT = "testmap-torch-snapshot/3"
+FORMAT = "testmap-torch-snapshot/4"
 # Device types whose dtype tables differ in OpInfo/ModuleInfo; any other
 # device type (privateuse1 backends included) uses the default table.
 DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")
@@ -69,6 +83,48 @@ def safe(f):
         return None
 
 
+def plain(v, depth=0):
+    """A Python value the scanner can reason about, in the row code
+    torch_snapshot.cc reads: N None, T/F bools, i<int>; f<float>;
+    s<utf-8 length>:<text>, d<dtype>;, [...] tuples and lists of those;
+    anything else O or o, an opaque object and its truthiness. A compact
+    code of its own, not JSON: rows hold ~150k values and loading them is
+    on every scan's path."""
+    if v is None:
+        return "N"
+    if isinstance(v, bool):
+        return "T" if v else "F"
+    if isinstance(v, str):
+        return "s%d:%s" % (len(v.encode()), v)
+    if isinstance(v, int) and abs(v) < 2**62:
+        return "i%d;" % v
+    if isinstance(v, float) and math.isfinite(v):
+        return "f%r;" % v
+    if isinstance(v, torch.dtype):
+        return "d%s;" % dtype_name(v)
+    if isinstance(v, (list, tuple)) and depth < 2 and len(v) <= 64:
+        items = [plain(x, depth + 1) for x in v]
+        if not any(x in ("O", "o") for x in items):
+            return "[" + "".join(items) + "]"
+    try:
+        return "O" if v else "o"
+    except Exception:
+        return "O"
+
+
+def attr_columns(objects, skip):
+    """Instance attributes as columns: the names (sorted union over
+    `objects`) and per object one row string of plain() codes aligned with
+    them, `-` where the object lacks the attribute."""
+    names = sorted({k for o in objects for k in vars(o) if k not in skip
+                    and not k.startswith("_")})
+    rows = []
+    for o in objects:
+        d = vars(o)
+        rows.append("".join(plain(d[n]) if n in d else "-" for n in names))
+    return names, rows
+
+
 def op_record(op):
     rec = {
         "name": op.name,
@@ -100,7 +156,91 @@ def module_record(m):
         "formatted_name": m.formatted_name,
         "train_and_eval_differ": bool(m.train_and_eval_differ),
         "dtypes": [dtype_list(safe(lambda: m.supported_dtypes(d))) for d in DEVICE_TYPES],
+        "ctor_params": safe(lambda: list(inspect.signature(m.module_cls).parameters)),
     }
+
+
+def testing_modules():
+    """torch's test modules that importing its test machinery loaded."""
+    return {name: mod for name, mod in sorted(sys.modules.items())
+            if mod is not None and (name == "torch.testing._internal"
+                                    or name.startswith("torch.testing._internal."))}
+
+
+def module_constants(modules):
+    """Plain module-level values (TEST_WITH_ROCM, TEST_SCIPY, IS_WINDOWS...)."""
+    out = {}
+    for name, mod in modules.items():
+        consts = {}
+        for k, v in vars(mod).items():
+            if k.startswith("__") or not (v is None or isinstance(v, (bool, int, float, str))):
+                continue
+            if isinstance(v, float) and not math.isfinite(v):
+                continue
+            if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2**62:
+                continue
+            consts[k] = v
+        out[name] = consts
+    return out
+
+
+def module_names(modules):
+    """What `from M import X` finds in each module: dir(M), and for a
+    package the submodules it has on disk, imported or not."""
+    import pkgutil
+    out = {}
+    for name, mod in modules.items():
+        names = {k for k in dir(mod) if isinstance(k, str)}
+        for info in pkgutil.iter_modules(getattr(mod, "__path__", None) or []):
+            names.add(info.name)
+        out[name] = " ".join(sorted(names))
+    return out
+
+
+def module_alls():
+    """`__all__` of torch._refs* and torch._prims*: test files list ops from it."""
+    out = {}
+    for name, mod in sorted(sys.modules.items()):
+        if mod is None or not (name.startswith("torch._refs") or name.startswith("torch._prims")):
+            continue
+        names = getattr(mod, "__all__", None)
+        if isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names):
+            out[name] = list(names)
+    return out
+
+
+def dtype_helper_calls():
+    """Legacy helpers with arguments: get_all_dtypes(include_bool=False),
+    get_all_math_dtypes("cpu"). Every combination of bool parameters (or
+    each device type for a `device` parameter) with its result."""
+    out = {}
+    for name in dir(common_dtype):
+        f = getattr(common_dtype, name)
+        if name.startswith("_") or not inspect.isfunction(f):
+            continue
+        params = list(inspect.signature(f).parameters.values())
+        if not params or any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                             for p in params):
+            continue
+        if all(isinstance(p.default, bool) for p in params) and len(params) <= 8:
+            choices = [(True, False)] * len(params)
+        elif len(params) == 1 and params[0].default is inspect.Parameter.empty:
+            choices = [DEVICE_TYPES]
+        else:
+            continue
+        results = {}
+        for combo in itertools.product(*choices):
+            v = safe(lambda: f(*combo))
+            if isinstance(v, (list, tuple)) and all(isinstance(d, torch.dtype) for d in v):
+                results[",".join(str(c) for c in combo)] = [dtype_name(d) for d in v]
+        if results:
+            out[name] = {
+                "params": [p.name for p in params],
+                "defaults": [None if p.default is inspect.Parameter.empty else p.default
+                             for p in params],
+                "results": results,
+            }
+    return out
 
 
 def named_lists(module, item_type):
@@ -127,8 +267,24 @@ def index_lists(lists, record):
     return items, named
 
 
+# torch.Tag names, in a fixed order: each operator's tags are a bitmask
+# over them (`torch.Tag.reduction in torch.ops.aten.sum.default.tags`).
+OPERATOR_TAGS = sorted(t.name for t in torch.Tag.__members__.values())
+
+
+def operator_tags(name):
+    ns, _, rest = name.partition("::")
+    packet, _, overload = rest.partition(".")
+    found = safe(lambda: torch._C._get_operation_overload(ns + "::" + packet, overload))
+    mask = 0
+    for tag in (found[2] if found else ()):
+        mask |= 1 << OPERATOR_TAGS.index(tag.name)
+    return mask
+
+
 def operator_registry():
-    """[[`aten::add.Tensor`, schema, kernel key bitmask], ...] sorted by name."""
+    """[[`aten::add.Tensor`, schema, kernel key bitmask, tag bitmask], ...]
+    sorted by name."""
     schemas = {}
     for schema in torch._C._jit_get_all_schemas():
         name = schema.name + ("." + schema.overload_name if schema.overload_name else "")
@@ -139,14 +295,38 @@ def operator_registry():
         for i, key in enumerate(OPERATOR_KERNEL_KEYS):
             if torch._C._dispatch_has_kernel_for_dispatch_key(name, key):
                 mask |= 1 << i
-        out.append([name, schemas.get(name, ""), mask])
+        out.append([name, schemas.get(name, ""), mask, operator_tags(name)])
     return out
 
 
 def main():
-    ops, op_lists = index_lists(named_lists(cmi, OpInfo), op_record)
+    op_objects, module_objects = [], []
+
+    def keep(objects, record):
+        def f(o):
+            objects.append(o)
+            return record(o)
+        return f
+
+    ops, op_lists = index_lists(named_lists(cmi, OpInfo), keep(op_objects, op_record))
     modules, module_lists = index_lists(
-        named_lists(common_modules, common_modules.ModuleInfo), module_record)
+        named_lists(common_modules, common_modules.ModuleInfo), keep(module_objects, module_record))
+    # Columns beyond what op_record/module_record hold; dtype tables and
+    # sample-input closures are recorded (as objects) like the rest.
+    op_attr_names, op_rows = attr_columns(op_objects, skip=("name", "variant_test_name"))
+    module_attr_names, module_rows = attr_columns(module_objects, skip=("name",))
+    classes, class_index = [], {}
+    for rec, op in zip(ops, op_objects):
+        mro = tuple(c.__name__ for c in type(op).__mro__ if c is not object)
+        if mro not in class_index:
+            class_index[mro] = len(classes)
+            classes.append(list(mro))
+        rec["cls"] = class_index[mro]
+    for rec, row in zip(ops, op_rows):
+        rec["attrs"] = row
+    for rec, row in zip(modules, module_rows):
+        rec["attrs"] = row
+    test_modules = testing_modules()
 
     # Zero-argument dtype helpers: their values. The `*_and(*dtypes)` helpers
     # are the same base list plus their arguments; the scanner derives them.
@@ -179,7 +359,15 @@ def main():
         "ops": ops,
         "module_lists": module_lists,
         "modules": modules,
+        "op_attr_names": op_attr_names,
+        "op_classes": classes,
+        "module_attr_names": module_attr_names,
+        "dtype_helper_calls": dtype_helper_calls(),
+        "module_constants": module_constants(test_modules),
+        "module_names": module_names(test_modules),
+        "module_alls": module_alls(),
         "operator_kernel_keys": list(OPERATOR_KERNEL_KEYS),
+        "operator_tags": OPERATOR_TAGS,
         "operators": operator_registry(),
     }, sys.stdout, sort_keys=True, separators=(",", ":"))
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace testmap::torch_snapshot {
 namespace {
 
-constexpr const char* kFormat = "testmap-torch-snapshot/3";
+constexpr const char* kFormat = kSnapshotFormat;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -69,6 +69,134 @@ size_t DeviceIndex(const std::vector<std::string>& devices, const std::string& d
 
 std::vector<DtypeMask> Masks(const nlohmann::json& j) { return j.get<std::vector<DtypeMask>>(); }
 
+// A module constant: None, a bool, a number or a string.
+PlainValue Plain(const nlohmann::json& j) {
+  PlainValue v;
+  using K = PlainValue::Kind;
+  if (j.is_null()) {
+    v.kind = K::kNone;
+  } else if (j.is_boolean()) {
+    v.kind = K::kBool;
+    v.truthy = j.get<bool>();
+  } else if (j.is_number_integer()) {
+    v.kind = K::kInt;
+    v.i = j.get<int64_t>();
+    v.truthy = v.i != 0;
+  } else if (j.is_number()) {
+    v.kind = K::kFloat;
+    v.f = j.get<double>();
+    v.truthy = v.f != 0;
+  } else if (j.is_string()) {
+    v.kind = K::kStr;
+    v.s = j.get<std::string>();
+    v.truthy = !v.s.empty();
+  }
+  return v;
+}
+
+// A row of attribute values in snapshot_torch.py's plain() code, one
+// string per object: a JSON tree of ~150k small values tripled the
+// snapshot's load time, this reader does not show in a profile.
+class RowReader {
+ public:
+  RowReader(std::string_view text, const std::string& path) : t_(text), path_(path) {}
+
+  std::vector<PlainValue> Row(size_t columns) {
+    std::vector<PlainValue> row;
+    row.reserve(columns);
+    while (p_ < t_.size()) row.push_back(Read(0));
+    if (row.size() != columns) Fail("attribute row does not match its columns");
+    return row;
+  }
+
+ private:
+  [[noreturn]] void Fail(const char* what) {
+    throw std::runtime_error(path_ + ": malformed torch snapshot: " + what);
+  }
+  std::string_view Until(char end) {
+    size_t e = t_.find(end, p_);
+    if (e == std::string_view::npos) Fail("unterminated value in attribute row");
+    std::string_view out = t_.substr(p_, e - p_);
+    p_ = e + 1;
+    return out;
+  }
+  PlainValue Read(int depth) {
+    using K = PlainValue::Kind;
+    if (depth > 8) Fail("nesting too deep");
+    if (p_ >= t_.size()) Fail("unexpected end of attribute row");
+    PlainValue v;
+    char c = t_[p_++];
+    switch (c) {
+      case '-':
+        break;
+      case 'N':
+        v.kind = K::kNone;
+        break;
+      case 'T':
+      case 'F':
+        v.kind = K::kBool;
+        v.truthy = c == 'T';
+        break;
+      case 'O':
+      case 'o':
+        v.kind = K::kObject;
+        v.truthy = c == 'O';
+        break;
+      case 'i':
+        v.kind = K::kInt;
+        v.i = std::strtoll(std::string(Until(';')).c_str(), nullptr, 10);
+        v.truthy = v.i != 0;
+        break;
+      case 'f':
+        v.kind = K::kFloat;
+        v.f = std::strtod(std::string(Until(';')).c_str(), nullptr);
+        v.truthy = v.f != 0;
+        break;
+      case 'd':
+        v.kind = K::kDtype;
+        v.s = Until(';');
+        v.truthy = true;
+        break;
+      case 's': {
+        size_t n = std::strtoull(std::string(Until(':')).c_str(), nullptr, 10);
+        if (p_ + n > t_.size()) Fail("string runs past its attribute row");
+        v.kind = K::kStr;
+        v.s = t_.substr(p_, n);
+        v.truthy = n != 0;
+        p_ += n;
+        break;
+      }
+      case '[':
+        v.kind = K::kList;
+        while (p_ < t_.size() && t_[p_] != ']') v.items.push_back(Read(depth + 1));
+        if (p_++ >= t_.size()) Fail("unterminated list in attribute row");
+        v.truthy = !v.items.empty();
+        break;
+      default:
+        Fail("unexpected code in attribute row");
+    }
+    return v;
+  }
+
+  std::string_view t_;
+  const std::string& path_;
+  size_t p_ = 0;
+};
+
+std::string AttrRow(const nlohmann::json& o) {
+  auto it = o.find("attrs");
+  return it == o.end() ? std::string() : it->get<std::string>();
+}
+
+const PlainValue* Column(const std::vector<std::string>& names, const std::vector<PlainValue>& row,
+                         std::string_view name) {
+  auto it = std::lower_bound(names.begin(), names.end(), name);
+  if (it == names.end() || *it != name) return nullptr;
+  size_t i = it - names.begin();
+  static const PlainValue absent;
+  return i < row.size() ? &row[i] : &absent;
+}
+
 }  // namespace
 
 std::vector<std::string> TorchSnapshot::Decode(DtypeMask mask) const {
@@ -98,6 +226,41 @@ std::optional<bool> TorchSnapshot::OpFlag(const OpInfoEntry& op, const std::stri
   return std::nullopt;
 }
 
+void TorchSnapshot::DecodeAttributes() const {
+  // A row that fails to decode leaves its object without attributes, so
+  // that filters on it stay unknown rather than wrong.
+  auto decode = [&](const std::string& row, size_t columns, std::vector<PlainValue>* out) {
+    if (row.empty()) return;
+    try {
+      *out = RowReader(row, path).Row(columns);
+    } catch (const std::exception&) {
+      out->clear();
+    }
+  };
+  for (const auto& op : ops) decode(op.attr_row, op_attr_names.size(), &op.attrs);
+  for (const auto& m : modules) decode(m.attr_row, module_attr_names.size(), &m.attrs);
+}
+
+const PlainValue* TorchSnapshot::OpAttribute(const OpInfoEntry& op, std::string_view name) const {
+  std::call_once(*attrs_once_, [this] { DecodeAttributes(); });
+  if (op.attrs.empty() && !op_attr_names.empty()) return nullptr;
+  return Column(op_attr_names, op.attrs, name);
+}
+
+const PlainValue* TorchSnapshot::ModuleAttribute(const ModuleInfoEntry& m,
+                                                 std::string_view name) const {
+  std::call_once(*attrs_once_, [this] { DecodeAttributes(); });
+  if (m.attrs.empty() && !module_attr_names.empty()) return nullptr;
+  return Column(module_attr_names, m.attrs, name);
+}
+
+std::optional<bool> TorchSnapshot::ModuleHasName(const std::string& module,
+                                                 std::string_view name) const {
+  auto it = module_names.find(module);
+  if (it == module_names.end()) return std::nullopt;
+  return std::binary_search(it->second.begin(), it->second.end(), name);
+}
+
 const OperatorEntry* TorchSnapshot::FindOperator(std::string_view canonical) const {
   auto it = std::lower_bound(operators.begin(), operators.end(), canonical,
                              [](const OperatorEntry& e, std::string_view n) { return e.name < n; });
@@ -124,6 +287,12 @@ std::optional<bool> TorchSnapshot::HasKernel(const OperatorEntry& op,
   return std::nullopt;
 }
 
+bool LooksLikeTorchSnapshot(std::string_view bytes) {
+  // snapshot_torch.py writes compact JSON with sorted keys.
+  return bytes.starts_with("{") &&
+         bytes.find(std::string("\"format\":\"") + kFormat + "\"") != std::string_view::npos;
+}
+
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {
   std::string text = ReadFile(path);
   nlohmann::json j;
@@ -136,6 +305,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     throw std::runtime_error(path + ": unknown snapshot format (want " + kFormat + ")");
   TorchSnapshot s;
   try {
+    s.path = path;
     s.content_hash = core::HexDigest(core::ContentHash(text));
     s.torch_version = j.at("torch_version");
     s.torch_git_version = j.value("torch_git_version", "");
@@ -147,6 +317,35 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       s.dtype_helpers[k] = v.get<std::vector<std::string>>();
     s.all_dtypes = j.at("all_dtypes").get<std::vector<std::string>>();
     s.any_dtype_order = j.at("any_dtype_order").get<std::vector<std::string>>();
+    s.op_attr_names = j.at("op_attr_names").get<std::vector<std::string>>();
+    s.module_attr_names = j.at("module_attr_names").get<std::vector<std::string>>();
+    if (!std::is_sorted(s.op_attr_names.begin(), s.op_attr_names.end()) ||
+        !std::is_sorted(s.module_attr_names.begin(), s.module_attr_names.end()))
+      throw std::runtime_error(path + ": attribute names are not sorted");
+    s.op_classes = j.at("op_classes").get<std::vector<std::vector<std::string>>>();
+    for (const auto& [name, call] : j.at("dtype_helper_calls").items()) {
+      DtypeHelperCall c;
+      c.params = call.at("params").get<std::vector<std::string>>();
+      for (const auto& d : call.at("defaults"))
+        c.defaults.push_back(d.is_boolean() ? std::optional<bool>(d.get<bool>()) : std::nullopt);
+      c.results = call.at("results").get<std::map<std::string, std::vector<std::string>>>();
+      s.dtype_helper_calls[name] = std::move(c);
+    }
+    for (const auto& [module, consts] : j.at("module_constants").items())
+      for (const auto& [name, value] : consts.items())
+        s.module_constants[module][name] = Plain(value);
+    for (const auto& [module, names] : j.at("module_names").items()) {
+      std::vector<std::string>& out = s.module_names[module];
+      std::string_view all = names.get_ref<const std::string&>();
+      for (size_t b = 0; b < all.size();) {
+        size_t e = all.find(' ', b);
+        if (e == std::string_view::npos) e = all.size();
+        if (e > b) out.emplace_back(all.substr(b, e - b));
+        b = e + 1;
+      }
+      std::sort(out.begin(), out.end());
+    }
+    s.module_alls = j.at("module_alls").get<std::map<std::string, std::vector<std::string>>>();
     for (const auto& o : j.at("ops")) {
       OpInfoEntry e;
       e.name = o.at("name");
@@ -157,6 +356,8 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       e.backward_dtypes = Masks(o.at("backward_dtypes"));
       e.dtypes_default = o.at("dtypes_default").get<DtypeMask>();
       e.dtypes_if_cuda = o.at("dtypes_if_cuda").get<DtypeMask>();
+      e.cls = o.value("cls", -1);
+      e.attr_row = AttrRow(o);
       for (const auto& flag : o.at("flags")) {
         auto f = std::find(s.op_flags.begin(), s.op_flags.end(), flag.get<std::string>());
         if (f != s.op_flags.end()) e.flags |= uint64_t{1} << (f - s.op_flags.begin());
@@ -171,15 +372,22 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       m.module_cls = o.value("module_cls", "");
       m.train_and_eval_differ = o.at("train_and_eval_differ");
       m.dtypes = Masks(o.at("dtypes"));
+      m.attr_row = AttrRow(o);
+      if (auto p = o.find("ctor_params"); p != o.end() && p->is_array())
+        m.ctor_params = p->get<std::vector<std::string>>();
       s.modules.push_back(std::move(m));
     }
     s.module_lists = j.at("module_lists").get<std::map<std::string, std::vector<int>>>();
     s.operator_kernel_keys = j.at("operator_kernel_keys").get<std::vector<std::string>>();
     const auto& operators = j.at("operators");
     s.operators.reserve(operators.size());
+    // Operator tags came later within format 4: a snapshot without them
+    // has operators with no tags.
+    if (auto tags = j.find("operator_tags"); tags != j.end())
+      s.operator_tags = tags->get<std::vector<std::string>>();
     for (const auto& o : operators)
-      s.operators.push_back(
-          {o.at(0).get<std::string>(), o.at(1).get<std::string>(), o.at(2).get<uint32_t>()});
+      s.operators.push_back({o.at(0).get<std::string>(), o.at(1).get<std::string>(),
+                             o.at(2).get<uint32_t>(), o.size() > 3 ? o.at(3).get<uint64_t>() : 0});
     if (!std::is_sorted(s.operators.begin(), s.operators.end(),
                         [](const auto& a, const auto& b) { return a.name < b.name; }))
       throw std::runtime_error(path + ": operator registry is not sorted by name");
@@ -200,12 +408,38 @@ std::string DefaultCacheDir() {
   return ".testmap-cache";
 }
 
+std::string DefaultTorchPython(std::string* why) {
+  auto pick = [&](std::string python, const char* source) {
+    if (why) *why = source;
+    return python;
+  };
+  if (const char* venv = std::getenv("VIRTUAL_ENV"); venv && *venv) {
+    fs::path p = fs::path(venv) / "bin" / "python";
+    std::error_code ec;
+    if (fs::exists(p, ec)) return pick(p.string(), "the active virtualenv ($VIRTUAL_ENV)");
+  }
+  if (const char* env = std::getenv("TESTMAP_PYTHON"); env && *env)
+    return pick(env, "$TESTMAP_PYTHON");
+  return pick(TESTMAP_DEFAULT_PYTHON, "the Python testmap was built with");
+}
+
 std::string EnsureTorchSnapshot(const std::string& python, const std::string& cache_dir) {
+  if (python.find('/') != std::string::npos) {
+    std::error_code ec;
+    if (!fs::exists(python, ec)) throw std::runtime_error(python + ": no such Python");
+  }
   // Locating torch without importing it takes milliseconds; importing it
   // takes seconds, so that only happens when the snapshot is missing.
-  std::string origin =
-      RunCapture({python, "-c", "import importlib.util as u; print(u.find_spec('torch').origin)"});
+  std::string origin;
+  try {
+    origin = RunCapture({python, "-c",
+                         "import importlib.util as u; s = u.find_spec('torch'); "
+                         "print(s.origin if s else '')"});
+  } catch (const std::exception&) {
+    throw std::runtime_error(python + ": cannot run this Python");
+  }
   while (!origin.empty() && (origin.back() == '\n' || origin.back() == '\r')) origin.pop_back();
+  if (origin.empty()) throw std::runtime_error(python + " has no torch installed");
   fs::path version_py = fs::path(origin).parent_path() / "version.py";
   std::string key =
       core::HexDigest(core::ContentHash(ReadFile(version_py.string()) + kSnapshotScript));

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +21,30 @@ namespace testmap::torch_snapshot {
 // stay bitmasks until used, which keeps loading a snapshot cheap.
 using DtypeMask = uint64_t;
 
+// A Python value as the snapshot records it (snapshot_torch.py's plain()):
+// what a filter such as `op.ref is not None` or `op.domain != (None, None)`
+// can compare. Functions, dicts and other objects are kObject with their
+// truthiness; kAbsent marks an attribute the object does not have.
+struct PlainValue {
+  enum class Kind : uint8_t { kAbsent, kNone, kBool, kInt, kFloat, kStr, kDtype, kList, kObject };
+  Kind kind = Kind::kAbsent;
+  bool truthy = false;  // kBool's value; kObject's bool()
+  int64_t i = 0;
+  double f = 0;
+  std::string s;  // kStr's value; kDtype's torch name
+  std::vector<PlainValue> items;
+};
+
+// A legacy dtype helper that takes arguments (`get_all_dtypes(include_bool=
+// False)`, `get_all_math_dtypes("cpu")`): its parameters and its result for
+// each argument combination, keyed by the arguments joined with ','
+// (`True,False,...` or `cpu`).
+struct DtypeHelperCall {
+  std::vector<std::string> params;
+  std::vector<std::optional<bool>> defaults;  // nullopt: no default (a device string)
+  std::map<std::string, std::vector<std::string>> results;
+};
+
 struct OpInfoEntry {
   std::string name;               // `nn.functional.relu`
   std::string variant_test_name;  // `` or `with_dim`...
@@ -26,7 +52,10 @@ struct OpInfoEntry {
   std::string aten_name;
   std::vector<DtypeMask> dtypes, backward_dtypes;  // per TorchSnapshot::device_types
   DtypeMask dtypes_default = 0, dtypes_if_cuda = 0;
-  uint64_t flags = 0;  // bit i: TorchSnapshot::op_flags[i] is True
+  uint64_t flags = 0;    // bit i: TorchSnapshot::op_flags[i] is True
+  int cls = -1;          // index into TorchSnapshot::op_classes
+  std::string attr_row;  // attribute values, encoded; see TorchSnapshot::OpAttribute
+  mutable std::vector<PlainValue> attrs;  // decoded: aligned with op_attr_names
 };
 
 struct ModuleInfoEntry {
@@ -35,6 +64,10 @@ struct ModuleInfoEntry {
   std::string module_cls;      // `torch.nn.Linear`
   bool train_and_eval_differ = false;
   std::vector<DtypeMask> dtypes;  // per TorchSnapshot::device_types
+  std::string attr_row;
+  mutable std::vector<PlainValue> attrs;  // decoded: aligned with module_attr_names
+  // inspect.signature(module_cls).parameters, when inspect could read it.
+  std::optional<std::vector<std::string>> ctor_params;
 };
 
 // One operator overload of the dispatcher's registry (after importing
@@ -45,6 +78,7 @@ struct OperatorEntry {
   std::string name;    // `aten::add.Tensor`, `aten::_scaled_mm` (core/op_names.h)
   std::string schema;  // `aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`
   uint32_t kernels = 0;  // bit i: torch has a kernel for TorchSnapshot::operator_kernel_keys[i]
+  uint64_t tags = 0;     // bit i: the overload has torch.Tag TorchSnapshot::operator_tags[i]
 };
 
 struct TorchSnapshot {
@@ -58,9 +92,25 @@ struct TorchSnapshot {
   std::map<std::string, std::vector<int>> op_lists;  // `op_db` -> indices into ops
   std::vector<ModuleInfoEntry> modules;
   std::map<std::string, std::vector<int>> module_lists;
+  std::vector<std::string> op_attr_names, module_attr_names;  // sorted
+  std::vector<std::vector<std::string>> op_classes;           // class names of an OpInfo's MRO
+  std::map<std::string, DtypeHelperCall> dtype_helper_calls;
+  // Plain constants of torch.testing._internal.* modules, by module:
+  // `torch.testing._internal.common_utils` -> {`TEST_WITH_ROCM`: False}.
+  std::map<std::string, std::map<std::string, PlainValue>> module_constants;
+  // dir() of each of those modules, sorted: what `from M import X` finds.
+  std::map<std::string, std::vector<std::string>> module_names;
+  std::map<std::string, std::vector<std::string>> module_alls;  // `torch._refs` -> __all__
   std::vector<std::string> operator_kernel_keys;  // `CompositeImplicitAutograd`, `CPU`, ...
+  std::vector<std::string> operator_tags;         // torch.Tag names: `core`, `reduction`...
   std::vector<OperatorEntry> operators;           // sorted by name
+  std::string path;                               // the file it was loaded from
 
+ private:
+  void DecodeAttributes() const;
+  std::shared_ptr<std::once_flag> attrs_once_ = std::make_shared<std::once_flag>();
+
+ public:
   // Dtypes of an OpInfo/ModuleInfo on `device_type`; device types the
   // snapshot has no table for (privateuse1 backends) use the default table.
   std::vector<std::string> OpDtypes(const OpInfoEntry& op, const std::string& device_type,
@@ -71,6 +121,17 @@ struct TorchSnapshot {
   // An OpInfo flag (`supports_out`...), if the snapshot records it.
   std::optional<bool> OpFlag(const OpInfoEntry& op, const std::string& flag) const;
 
+  // An instance attribute of an OpInfo/ModuleInfo; nullptr if the snapshot
+  // has no column of that name (kAbsent if this object lacks it). The
+  // attribute tables are decoded on first use (once, thread-safe): most
+  // files never filter on attributes, and decoding ~150k values would
+  // otherwise be a third of a small scan's time.
+  const PlainValue* OpAttribute(const OpInfoEntry& op, std::string_view name) const;
+  const PlainValue* ModuleAttribute(const ModuleInfoEntry& m, std::string_view name) const;
+  // Whether `from module import name` succeeds; nullopt if the snapshot
+  // does not know `module`.
+  std::optional<bool> ModuleHasName(const std::string& module, std::string_view name) const;
+
   // The registry entry of a canonical overload name, or nullptr.
   const OperatorEntry* FindOperator(std::string_view canonical) const;
   // Every overload of a packet (`aten::add`), in name order.
@@ -80,6 +141,13 @@ struct TorchSnapshot {
   std::optional<bool> HasKernel(const OperatorEntry& op, std::string_view dispatch_key) const;
 };
 
+// The format a snapshot file declares (`"format": "testmap-torch-snapshot/4"`).
+inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/4";
+
+// Whether `bytes` declare this format, without parsing them: a cheap check
+// of a snapshot named by the user before anything needs its content.
+bool LooksLikeTorchSnapshot(std::string_view bytes);
+
 // Parses a snapshot file. Throws std::runtime_error naming the file on bad
 // input or an unknown format version.
 TorchSnapshot LoadTorchSnapshot(const std::string& path);
@@ -87,8 +155,16 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path);
 // Returns the path of a snapshot for the torch that `python` imports,
 // creating it under `cache_dir` when missing. The cache key is torch's
 // version.py content, so reinstalling another torch invalidates it without
-// importing torch on the fast path. Throws std::runtime_error on failure.
+// importing torch on the fast path. Throws std::runtime_error with one line
+// naming `python` when it does not exist or has no torch, and with the
+// snapshot script's error output when taking the snapshot fails.
 std::string EnsureTorchSnapshot(const std::string& python, const std::string& cache_dir);
+
+// The Python whose torch is snapshotted when the user names none: the
+// active virtualenv's ($VIRTUAL_ENV/bin/python), else $TESTMAP_PYTHON,
+// else the Python testmap was configured with (CMake's TESTMAP_PYTHON).
+// `why` says which of them it is, for messages.
+std::string DefaultTorchPython(std::string* why = nullptr);
 
 // The default cache directory: $TESTMAP_CACHE_DIR, else
 // $XDG_CACHE_HOME/testmap, else ~/.cache/testmap.

@@ -3,7 +3,9 @@
 // parse of the same files), in one run, on the example suite and on a large
 // tree made of copies of it.
 //
-//   build/bin/scan_perftest [--copies 250] [--no-pytest]
+//   build/bin/scan_perftest [--copies 250] [--no-pytest] [--suite DIR]
+// (--suite: another suite directory than examples/suite, e.g. an older
+// checkout's, to compare two versions of the scanner on the same files)
 //
 // Prints wall times and the ratios the scan issue sets targets for:
 // scan vs pytest (>= 100x), analysis overhead over parsing (<= 25%), cold vs
@@ -22,8 +24,8 @@
 #include <vector>
 
 #include "analyzers/python/python_parser.h"
-#include "analyzers/torch_snapshot/torch_snapshot.h"
 #include "analyzers/python/tree_scanner.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
 
 namespace fs = std::filesystem;
 namespace py = testmap::python;
@@ -88,7 +90,7 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
            const std::string& bin, const std::string& snapshot, bool run_pytest) {
   int cores = static_cast<int>(std::thread::hardware_concurrency());
   std::vector<std::string> warnings;
-  std::vector<std::string> files = py::DiscoverTestFiles({dir}, &warnings);
+  std::vector<std::string> files = py::DiscoverTestFiles({dir}, &warnings, &warnings);
   size_t bytes = 0, tests = 0, tests_warm = 0, tests1 = 0;
   double parse = ParseOnly(files, cores, &bytes);
   double parse1 = ParseOnly(files, 1, &bytes);
@@ -130,16 +132,19 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
 int main(int argc, char** argv) {
   int copies = 250;
   bool run_pytest = true;
+  std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--copies") && i + 1 < argc)
       copies = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-pytest"))
       run_pytest = false;
+    else if (!std::strcmp(argv[i], "--suite") && i + 1 < argc)
+      suite = argv[++i];
   }
-  std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
   std::string python = TESTMAP_PYTHON;
   std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
-  std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(python, testmap::torch_snapshot::DefaultCacheDir());
+  std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
+      python, testmap::torch_snapshot::DefaultCacheDir());
 
   Bench("example suite", suite, python, bin, snapshot, run_pytest);
 

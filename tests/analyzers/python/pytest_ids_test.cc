@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/analyzers/python/test_util.h"
+#include "tests/support/command.h"
 
 namespace testmap::python {
 namespace {
@@ -19,12 +19,13 @@ TEST(PytestAsciiEscaped, MatchesPytestsOwnEscaping) {
       std::snprintf(b, sizeof b, "%02x", c);
       hex += b;
     }
-    std::string want = testing::RunCommand(
-        std::string("'") + TESTMAP_PYTHON +
-        "' -c 'import sys; from _pytest.compat import ascii_escaped; "
-        "sys.stdout.write(ascii_escaped(bytes.fromhex(sys.argv[1]).decode()))' " +
-        hex);
-    EXPECT_EQ(PytestAsciiEscaped(s), want) << hex;
+    auto want =
+        testing::Python({"-c",
+                         "import sys; from _pytest.compat import ascii_escaped; "
+                         "sys.stdout.write(ascii_escaped(bytes.fromhex(sys.argv[1]).decode()))",
+                         hex});
+    ASSERT_EQ(want.rc, 0) << want.err;
+    EXPECT_EQ(PytestAsciiEscaped(s), want.out) << hex;
   }
 }
 

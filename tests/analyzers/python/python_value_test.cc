@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "tests/analyzers/python/test_util.h"
+#include "tests/support/command.h"
 
 namespace testmap::python {
 namespace {
@@ -29,10 +29,11 @@ TEST(PythonFloatStr, MatchesPythonReprOfTheSameLiterals) {
                                              "1.5e-07",
                                              "9999999999999998.0",
                                              "0.0"};
-  std::string code = "import sys\nfor s in sys.argv[1:]: print(str(float(s)))";
-  std::string cmd = std::string("'") + TESTMAP_PYTHON + "' -c '" + code + "'";
-  for (const auto& l : literals) cmd += " " + l;
-  std::istringstream expected(testing::RunCommand(cmd));
+  std::vector<std::string> args = {"-c", "import sys\nfor s in sys.argv[1:]: print(str(float(s)))"};
+  args.insert(args.end(), literals.begin(), literals.end());
+  auto python = testing::Python(args);
+  ASSERT_EQ(python.rc, 0) << python.err;
+  std::istringstream expected(python.out);
   for (const auto& l : literals) {
     std::string want;
     std::getline(expected, want);

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/analyzers/python/test_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace testmap::python {
 namespace {
@@ -53,12 +53,12 @@ TEST(ScanCache, PersistsAcrossOpens) {
   core::Hash128 content = core::ContentHash("x"), context = core::ContentHash("ctx");
   std::string err;
   {
-    auto cache = ScanCache::Open(dir.path.string(), &err);
+    auto cache = ScanCache::Open(dir.path().string(), &err);
     ASSERT_TRUE(cache) << err;
     cache->Put(content, context, Sample("t.py"));
     cache->Flush();
   }
-  auto cache = ScanCache::Open(dir.path.string(), &err);
+  auto cache = ScanCache::Open(dir.path().string(), &err);
   ASSERT_TRUE(cache) << err;
   auto hit = cache->Get(content, context, "u.py");
   ASSERT_TRUE(hit);

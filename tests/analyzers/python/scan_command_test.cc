@@ -1,19 +1,27 @@
 // `testmap scan` as a user runs it: bad input, exit status, output formats
 // and the content-keyed cache.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
-#include "tests/analyzers/python/test_util.h"
+#include "analyzers/torch_snapshot/torch_snapshot.h"
+#include "tests/support/command.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
+namespace fs = std::filesystem;
+using testmap::testing::Lines;
+using testmap::testing::Python;
+using testmap::testing::ReadFile;
 using testmap::testing::RunCommand;
 using testmap::testing::TempDir;
-
-const std::string kBin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
+using testmap::testing::Testmap;
+using testmap::testing::TestmapBin;
 
 const char* kGood = R"(import unittest
 from torch.testing._internal.common_utils import TestCase, parametrize, instantiate_parametrized_tests
@@ -28,12 +36,11 @@ instantiate_parametrized_tests(TestGood)
 
 // CPython's own line for a syntax error: independent of tree-sitter.
 int PythonSyntaxErrorLine(const std::string& file) {
-  std::string out =
-      RunCommand(std::string("'") + TESTMAP_PYTHON +
-                 "' -c 'import sys\ntry:\n compile(open(sys.argv[1]).read(), \"f\", \"exec\")\n"
-                 "except SyntaxError as e:\n print(e.lineno)' '" +
-                 file + "'");
-  return std::atoi(out.c_str());
+  auto r = Python({"-c",
+                   "import sys\ntry:\n compile(open(sys.argv[1]).read(), 'f', 'exec')\n"
+                   "except SyntaxError as e:\n print(e.lineno)",
+                   file});
+  return std::atoi(r.out.c_str());
 }
 
 TEST(ScanCommand, BadFilesAreReportedWithFileAndLineAndTheRestIsScanned) {
@@ -42,14 +49,11 @@ TEST(ScanCommand, BadFilesAreReportedWithFileAndLineAndTheRestIsScanned) {
   std::string bad = d.Write("test_syntax.py", "import torch\n\n\ndef test_x(:\n    pass\n");
   d.Write("test_latin.py", std::string("def test_\xe9():\n    pass\n"));
   d.Write("test_empty.py", "");
-  std::filesystem::create_directory_symlink(d.path, d.path / "loop");
-  int status;
-  std::string cmd = "'" + kBin + "' scan '" + d.path.string() +
-                    "' --no-cache --snapshot /dev/null --format jsonl";
-  std::string out = RunCommand(cmd + " 2>'" + (d.path / "err").string() + "'", &status);
-  std::string err = RunCommand("cat '" + (d.path / "err").string() + "'");
-  EXPECT_EQ(status, 1) << err;
-  std::istringstream lines(out);
+  std::filesystem::create_directory_symlink(d.path(), d.path() / "loop");
+  auto r = Testmap({"scan", d.path().string(), "--no-cache", "--format", "jsonl"});
+  const std::string& err = r.err;
+  EXPECT_EQ(r.rc, 1) << err;
+  std::istringstream lines(r.out);
   std::vector<std::string> ids;
   for (std::string line; std::getline(lines, line);)
     ids.push_back(nlohmann::json::parse(line)["nodeid"]);
@@ -69,42 +73,322 @@ TEST(ScanCommand, BadFilesAreReportedWithFileAndLineAndTheRestIsScanned) {
 TEST(ScanCommand, CleanTreeExitsZeroAndFormatsAgree) {
   TempDir d;
   d.Write("test_good.py", kGood);
-  int status;
-  std::string base =
-      "'" + kBin + "' scan '" + d.path.string() + "' --no-cache --snapshot /dev/null";
-  std::string ids = RunCommand(base + " --format nodeids 2>/dev/null", &status);
-  EXPECT_EQ(status, 0);
-  EXPECT_EQ(ids, "test_good.py::TestGood::test_n_n_1\ntest_good.py::TestGood::test_n_n_2\n");
-  auto doc = nlohmann::json::parse(RunCommand(base + " --format json 2>/dev/null"));
+  std::vector<std::string> base = {"scan", d.path().string(), "--no-cache"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return Testmap(more);
+  };
+  auto ids = with({"--format", "nodeids"});
+  EXPECT_EQ(ids.rc, 0) << ids.err;
+  EXPECT_EQ(ids.out, "test_good.py::TestGood::test_n_n_1\ntest_good.py::TestGood::test_n_n_2\n");
+  auto doc = nlohmann::json::parse(with({"--format", "json"}).out);
   ASSERT_EQ(doc["tests"].size(), 2u);
   EXPECT_EQ(doc["tests"][1]["generic_id"], "test_good.py::TestGood::test_n");
   EXPECT_EQ(doc["tests"][1]["params"]["values"]["n"], "2");
-  std::string table = RunCommand(base + " 2>/dev/null");
+  std::string table = with({}).out;
   EXPECT_NE(table.find("2 tests in 1 files"), std::string::npos) << table;
 }
 
 TEST(ScanCommand, UnknownOptionIsAUsageError) {
-  int status;
-  RunCommand("'" + kBin + "' scan --bogus . 2>/dev/null", &status);
-  EXPECT_NE(status, 0);
-  EXPECT_NE(status, 1);
+  auto r = Testmap({"scan", "--bogus", "."});
+  EXPECT_EQ(r.rc, 2) << r.err;
 }
 
 TEST(ScanCommand, CacheServesUnchangedFilesAndRescansChangedOnes) {
   TempDir d, cache;
   d.Write("test_a.py", kGood);
   d.Write("test_b.py", kGood);
-  std::string base = "'" + kBin + "' scan '" + d.path.string() +
-                     "' --snapshot /dev/null --cache-dir '" + cache.path.string() +
-                     "' --format nodeids 2>/dev/null";
-  std::string first = RunCommand(base);
-  EXPECT_EQ(RunCommand(base), first);
+  auto scan = [&] {
+    return Testmap({"scan", d.path().string(), "--cache-dir", cache.path().string(), "--format",
+                    "nodeids"})
+        .out;
+  };
+  std::string first = scan();
+  EXPECT_EQ(scan(), first);
   // Change one file: its ids change, the other's are still served.
   d.Write("test_b.py", std::string(kGood) +
                            "\nclass TestMore(TestCase):\n    def test_m(self):\n        pass\n");
-  std::string third = RunCommand(base);
+  std::string third = scan();
   EXPECT_NE(third.find("test_b.py::TestMore::test_m"), std::string::npos) << third;
   EXPECT_NE(third.find("test_a.py::TestGood::test_n_n_1"), std::string::npos) << third;
+}
+
+// ---- issue 14: nothing wrong or partial exits 0 -----------------------------
+
+const char* kPlain = "def test_a():\n    pass\n";
+
+// A Python without torch: the configured one with site-packages off.
+std::string PythonWithoutTorch(const TempDir& d) {
+  std::string path = d.Write("venv/bin/python",
+                             std::string("#!/bin/sh\nexec '") + TESTMAP_PYTHON + "' -S \"$@\"\n");
+  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read |
+                            fs::perms::group_exec | fs::perms::others_exec);
+  EXPECT_NE(RunCommand({path, "-c", "import torch"}).rc, 0) << "the wrapper still has torch";
+  return path;
+}
+
+TEST(ScanCommand, MissingPathIsAPartialAnswer) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  auto r = Testmap({"scan", "--no-cache", "--format", "nodeids", "test_a.py", "nope"},
+                   d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "test_a.py::test_a\n");
+  EXPECT_NE(r.err.find("nope: no such file or directory"), std::string::npos) << r.err;
+}
+
+TEST(ScanCommand, UnreadableDirectoryIsAPartialAnswer) {
+  TempDir d;
+  d.Write("ok/test_a.py", kPlain);
+  d.Write("locked/test_b.py", kPlain);
+  // Root reads any directory: run the scan as nobody then, which needs to
+  // reach the tree and a snapshot it may read.
+  bool root = geteuid() == 0;
+  std::string snapshot =
+      d.Write("snapshot.json", ReadFile(testmap::torch_snapshot::EnsureTorchSnapshot(
+                                   TESTMAP_PYTHON, testmap::torch_snapshot::DefaultCacheDir())));
+  for (const auto& p : {d.path(), d.path() / "ok", d.path() / "locked"})
+    fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                           fs::perms::others_read | fs::perms::others_exec);
+  for (const char* f : {"ok/test_a.py", "locked/test_b.py", "snapshot.json"})
+    fs::permissions(d.path() / f, fs::perms::owner_read | fs::perms::owner_write |
+                                      fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(d.path() / "locked", fs::perms::none);
+  std::vector<std::string> argv = {TestmapBin(), "scan",       "--no-cache", "--format",
+                                   "nodeids",    "--snapshot", snapshot,     d.path().string()};
+  if (root)
+    argv.insert(argv.begin(), {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  auto r = RunCommand(argv, d.path().string(), {{"HOME", d.path().string()}});
+  fs::permissions(d.path() / "locked", fs::perms::owner_all);
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "ok/test_a.py::test_a\n") << r.err;
+  EXPECT_NE(r.err.find("locked: cannot list: Permission denied"), std::string::npos) << r.err;
+}
+
+TEST(ScanCommand, BadSnapshotIsBadInputWithItsName) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  std::string garbage = d.Write("garbage.json", "{\"format\": \"something else\"}");
+  auto r = Testmap({"scan", "--no-cache", "--snapshot", garbage, "."}, d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find(garbage + ": not a torch snapshot"), std::string::npos) << r.err;
+  r = Testmap({"scan", "--no-cache", "--snapshot", "missing.json", "."}, d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("missing.json: cannot read"), std::string::npos) << r.err;
+}
+
+TEST(ScanCommand, TorchPythonThatCannotServeIsBadInputInOneLine) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  std::string no_torch = PythonWithoutTorch(d);
+  for (const std::string& python : {d.path().string() + "/missing/python", no_torch}) {
+    SCOPED_TRACE(python);
+    auto r = Testmap({"scan", "--no-cache", "--torch-python", python, "."}, d.path().string());
+    EXPECT_EQ(r.rc, 1) << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find(python), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+  }
+}
+
+const char* kNeedsMetadata = R"(import torch
+from torch.testing._internal.common_utils import TestCase, parametrize, instantiate_parametrized_tests
+
+class TestCumsum(TestCase):
+    @parametrize("dtype", [torch.float32])
+    def test_cumsum_dtype(self, dtype):
+        pass
+
+    def test_plain(self):
+        pass
+
+instantiate_parametrized_tests(TestCumsum)
+)";
+
+TEST(ScanCommand, DefaultPythonIsTheActiveVirtualenvAndWithoutTorchTheAnswerIsPartial) {
+  TempDir d;
+  d.Write("test_cumsum.py", kNeedsMetadata);
+  std::string no_torch = PythonWithoutTorch(d);
+  std::map<std::string, std::string> env = {{"VIRTUAL_ENV", (d.path() / "venv").string()},
+                                            {"TESTMAP_CACHE_DIR", (d.path() / "cache").string()}};
+  auto r = Testmap({"scan", "--no-cache", "--format", "nodeids", "."}, d.path().string(), env);
+  EXPECT_EQ(r.rc, 1) << r.err;
+  // Without torch's metadata torch.float32 is unknown: no `dtype0` id.
+  EXPECT_EQ(r.out, "test_cumsum.py::TestCumsum::test_plain\n") << r.err;
+  EXPECT_NE(r.err.find(no_torch + " (the active virtualenv ($VIRTUAL_ENV)): " + no_torch +
+                       " has no torch installed; pass --torch-python"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+  // With torch (the configured Python as the virtualenv's): pytest's id.
+  std::string venv = d.Write("torchenv/bin/python",
+                             std::string("#!/bin/sh\nexec '") + TESTMAP_PYTHON + "' \"$@\"\n");
+  fs::permissions(venv, fs::perms::owner_all);
+  env["VIRTUAL_ENV"] = (d.path() / "torchenv").string();
+  r = Testmap({"scan", "--no-cache", "--format", "nodeids", "."}, d.path().string(), env);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  auto truth =
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
+  std::vector<std::string> expected;
+  for (const auto& line : Lines(truth.out))
+    if (line.find("::") != std::string::npos) expected.push_back(line);
+  EXPECT_EQ(Lines(r.out), expected);
+  EXPECT_NE(r.out.find("test_cumsum_dtype_float32"), std::string::npos) << r.out;
+}
+
+TEST(ScanCommand, ImportThePinnedTorchLacksCollectsNothing) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  d.Write("test_bad.py",
+          "from torch.testing._internal.common_utils import TestCase, no_such_helper\n\n"
+          "class TestBad(TestCase):\n    def test_x(self):\n        pass\n");
+  auto truth =
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
+  ASSERT_EQ(truth.out.find("test_bad.py::"), std::string::npos) << truth.out;
+  auto r =
+      Testmap({"scan", "--no-cache", "--torch-python", TESTMAP_PYTHON, "--format", "nodeids", "."},
+              d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "test_a.py::test_a\n");
+  EXPECT_NE(r.err.find("test_bad.py:1: error: cannot import name 'no_such_helper'"),
+            std::string::npos)
+      << r.err;
+}
+
+// Runs testmap under `ulimit -v` (KiB), as a user's shell would.
+testmap::testing::CommandResult TestmapLimited(const std::string& cwd, long kib,
+                                               const std::string& args) {
+  return RunCommand(
+      {"sh", "-c", "ulimit -v " + std::to_string(kib) + "; exec '" + TestmapBin() + "' " + args},
+      cwd);
+}
+
+TEST(ScanCommand, FiftyThousandParametersFitInLittleMemory) {
+  TempDir d;
+  std::string values;
+  for (int i = 0; i < 50000; ++i) values += std::to_string(i) + ", ";
+  d.Write("test_big.py",
+          "from torch.testing._internal.common_utils import TestCase, parametrize, "
+          "instantiate_parametrized_tests\n\nclass TestBig(TestCase):\n"
+          "    @parametrize(\"x\", [" +
+              values +
+              "])\n    def test_x(self, x):\n        pass\n\n"
+              "instantiate_parametrized_tests(TestBig)\n");
+  // Each record used to carry the whole 340 kB decorator: 17 GB.
+  auto r = TestmapLimited(
+      d.path().string(), 4 << 20,
+      "scan --no-cache --torch-python '" + std::string(TESTMAP_PYTHON) + "' --format jsonl -j 2 .");
+  ASSERT_EQ(r.rc, 0) << r.err.substr(0, 2000);
+  auto lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 50000u);
+  std::set<std::string> ids;
+  for (const auto& line : lines) {
+    auto j = nlohmann::json::parse(line);
+    ids.insert(j["nodeid"].get<std::string>());
+    std::string decorator = j["decorators"][0];
+    EXPECT_LE(decorator.size(), 240u);
+    EXPECT_EQ(decorator.rfind("parametrize(\"x\", [0, 1, 2", 0), 0u) << decorator;
+  }
+  for (int i = 0; i < 50000; ++i)
+    EXPECT_TRUE(ids.count("test_big.py::TestBig::test_x_x_" + std::to_string(i))) << i;
+}
+
+TEST(ScanCommand, OversizedFileIsRefusedBeforeReading) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  std::string big = "def test_big():\n    pass\n\n";
+  big += "# " + std::string(50 << 20, 'x') + "\n";
+  d.Write("test_big.py", big);
+  // 50 MB parsed would take over a GB; refused, it takes nothing.
+  auto r = TestmapLimited(d.path().string(), 1 << 20, "scan --no-cache --format nodeids .");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "test_a.py::test_a\n");
+  EXPECT_NE(r.err.find("test_big.py:0: error: " + std::to_string(big.size()) +
+                       " bytes, over the 8388608-byte limit"),
+            std::string::npos)
+      << r.err;
+  // The limit is a flag.
+  d.Write("test_big.py", "def test_big():\n    pass\n# " + std::string(2 << 20, 'x') + "\n");
+  r = Testmap({"scan", "--no-cache", "--format", "nodeids", "--max-file-size", "1m", "."},
+              d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  r = Testmap({"scan", "--no-cache", "--format", "nodeids", "--max-file-size", "3m", "."},
+              d.path().string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "test_a.py::test_a\ntest_big.py::test_big\n");
+}
+
+TEST(ScanCommand, AbsurdNestingIsRefusedNotRecursedInto) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  std::string deep =
+      "def test_deep():\n    x = " + std::string(20000, '[') + std::string(20000, ']') + "\n";
+  std::string file = d.Write("test_deep.py", deep);
+  // CPython refuses it too.
+  EXPECT_NE(Python({"-c", "compile(open('" + file + "').read(), 'f', 'exec')"}).rc, 0);
+  auto r = Testmap({"scan", "--no-cache", "--format", "nodeids", "."}, d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "test_a.py::test_a\n");
+  EXPECT_NE(r.err.find("test_deep.py:0: error: nested more than 1000 levels"), std::string::npos)
+      << r.err;
+}
+
+TEST(ScanCommand, EmptyNodeidsAnswerExitsFour) {
+  TempDir d;
+  d.Write("test_none.py", "def helper():\n    pass\n");
+  auto r = Testmap({"scan", "--no-cache", "--format", "nodeids", "."}, d.path().string());
+  EXPECT_EQ(r.rc, 4) << r.err;
+  EXPECT_EQ(r.out, "");
+  // pytest agrees there is nothing (its own code for that is 5).
+  EXPECT_EQ(
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string())
+          .rc,
+      5);
+  // Other formats answer "no tests" as an answer.
+  EXPECT_EQ(Testmap({"scan", "--no-cache", "--format", "jsonl", "."}, d.path().string()).rc, 0);
+}
+
+TEST(ScanCommand, WriteErrorsExitNonZero) {
+  TempDir d;
+  d.Write("test_a.py", kPlain);
+  auto r = RunCommand(
+      {"sh", "-c", "exec '" + TestmapBin() + "' scan --no-cache --format nodeids . > /dev/full"},
+      d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot write the output"), std::string::npos) << r.err;
+}
+
+TEST(ScanCommand, SetattrCodeItCannotFollowMakesAPartialAnswerThatSaysWhere) {
+  TempDir d;
+  d.Write("test_gen.py", R"(from torch.testing._internal.common_utils import TestCase
+
+class TestGen(TestCase):
+    pass
+
+def add_tests():
+    for name in ["a", "b"]:
+        setattr(TestGen, "test_" + name, lambda self: None)
+    i = 0
+    while i < 2:
+        setattr(TestGen, "test_w" + str(i), lambda self: None)
+        i += 1
+
+add_tests()
+)");
+  auto truth = Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"},
+                      d.path().string());
+  auto r = Testmap({"scan", "--no-cache", "--torch-python", TESTMAP_PYTHON, "--format", "nodeids",
+                    "."},
+                   d.path().string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  // What it followed is right; what it could not is named, not guessed.
+  EXPECT_EQ(r.out, "test_gen.py::TestGen::test_a\ntest_gen.py::TestGen::test_b\n");
+  for (const auto& id : Lines(r.out)) EXPECT_NE(truth.out.find(id), std::string::npos) << id;
+  EXPECT_NE(truth.out.find("test_gen.py::TestGen::test_w1"), std::string::npos) << truth.out;
+  EXPECT_NE(r.err.find("test_gen.py:10: warning: tests added with setattr by `add_tests()` may be "
+                       "missing: cannot follow a while_statement here"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

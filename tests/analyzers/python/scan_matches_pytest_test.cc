@@ -96,14 +96,25 @@ TEST_F(ScanMatchesPytest, GenericTestSourceLineAndParametersMatchPytestItems) {
     auto it = by_id.find(id);
     if (it == by_id.end()) continue;  // reported by the node id test
     const py::TestRecord& t = *it->second;
-    EXPECT_EQ(t.generic_method, item["function"].get<std::string>());
+    std::string qualname = item["qualname"];
+    std::string function = item["function"];
+    // A function made at import time (a nested def or lambda setattr'd
+    // onto the class, or a def stored under another name) is one generic
+    // test per attribute: its name is the attribute's, the prefix of the
+    // collected name, not the def's own.
+    bool made_at_import = qualname.find("<locals>") != std::string::npos ||
+                          function == "<lambda>" || (t.kind == "unittest" && function != t.method);
+    if (made_at_import) {
+      EXPECT_EQ(t.method.rfind(t.generic_method, 0), 0u) << t.generic_method;
+    } else {
+      EXPECT_EQ(t.generic_method, function);
+    }
     EXPECT_EQ(t.line_start, item["line"].get<int>());
     EXPECT_EQ(t.cls, item["cls"].get<std::string>());
     EXPECT_EQ(t.generic_id, FileOf(id) +
                                 "::" + (t.generic_class.empty() ? "" : t.generic_class + "::") +
                                 t.generic_method);
-    std::string qualname = item["qualname"];
-    if (t.kind == "device_type" || t.kind == "parametrized")
+    if (!made_at_import && (t.kind == "device_type" || t.kind == "parametrized"))
       EXPECT_EQ(t.generic_class + "." + t.generic_method, qualname);
     const auto& p = item["params"];
     if (p.contains("dtype")) {
@@ -115,7 +126,7 @@ TEST_F(ScanMatchesPytest, GenericTestSourceLineAndParametersMatchPytestItems) {
     } else {
       EXPECT_TRUE(t.params.dtypes.empty());
     }
-    if (p.contains("op")) {
+    if (p.contains("op") && p["op"].is_object()) {
       EXPECT_EQ(t.params.op, p["op"]["name"].get<std::string>());
       EXPECT_EQ(t.params.op_variant, p["op"]["variant"].get<std::string>());
       ++checked_ops;

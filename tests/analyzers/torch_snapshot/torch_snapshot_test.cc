@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -72,6 +73,135 @@ TEST(TorchSnapshot, PacketsExpandToExactlyTheirOverloads) {
   EXPECT_EQ(got, want);  // not add_, addmm, addcdiv...
   EXPECT_TRUE(s.PacketOverloads("aten::no_such_op").empty());
   EXPECT_EQ(s.FindOperator("aten::add"), nullptr);  // a packet is not an overload
+}
+
+// What filters in test files read, against the live objects: every
+// OpInfo's and ModuleInfo's attributes the real files filter on, the
+// class hierarchy, constructor parameters, constants, the legacy dtype
+// helpers and import names. Asked in a separate python, independently of
+// snapshot_torch.py's encoding.
+TEST(TorchSnapshot, FilterAttributesEqualTheLiveObjects) {
+  auto r = testing::Python({"-c", R"(
+import inspect, json, torch
+from torch.testing._internal import common_methods_invocations as cmi, common_modules as cm
+from torch.testing._internal import common_dtype, common_utils
+def dt(d): return str(d).split(".")[1]
+ops = []
+for op in cmi.op_db:
+    ops.append({"name": op.name, "variant": op.variant_test_name,
+                "ref_none": op.ref is None, "domain": list(getattr(op, "domain", [])) or None,
+                "multi": getattr(op, "supports_multiple_dims", None),
+                "identity": getattr(op, "identity", "absent") if isinstance(getattr(op, "identity", None), (int, type(None))) else "other",
+                "nan_policy": getattr(op, "nan_policy", "absent"),
+                "error_inputs_none": op.error_inputs_func is None,
+                "promotes": op.promotes_int_to_float,
+                "mro": [c.__name__ for c in type(op).__mro__ if c is not object]})
+mods = [{"name": m.name, "gradgrad": m.supports_gradgrad,
+         "error_none": m.module_error_inputs_func is None,
+         "params": list(inspect.signature(m.module_cls).parameters)} for m in cm.module_db]
+print(json.dumps({"ops": ops, "modules": mods,
+    "rocm": common_utils.TEST_WITH_ROCM, "scipy": common_utils.TEST_SCIPY,
+    "no_bool": [dt(d) for d in common_dtype.get_all_dtypes(include_half=True, include_bfloat16=True, include_bool=False)],
+    "math_cpu": [dt(d) for d in common_dtype.get_all_math_dtypes("cpu")],
+    "math_cuda": [dt(d) for d in common_dtype.get_all_math_dtypes("cuda")],
+    "tags": {n: sorted(t.name for t in getattr(torch.ops.aten, n.split(".")[0]).default.tags)
+             for n in ("sum", "mm", "relu", "nonzero")}}))
+)"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json live = nlohmann::json::parse(r.out);
+  const TorchSnapshot& s = Snapshot();
+  const std::vector<int>& op_db = s.op_lists.at("op_db");
+  ASSERT_EQ(op_db.size(), live["ops"].size());
+  for (size_t i = 0; i < op_db.size(); ++i) {
+    const OpInfoEntry& op = s.ops[op_db[i]];
+    const auto& want = live["ops"][i];
+    SCOPED_TRACE(op.name + "." + op.variant_test_name);
+    ASSERT_EQ(op.name, want["name"]);
+    auto attr = [&](const char* name) {
+      const PlainValue* v = s.OpAttribute(op, name);
+      EXPECT_NE(v, nullptr) << name;
+      return v ? *v : PlainValue{};
+    };
+    EXPECT_EQ(attr("ref").kind == PlainValue::Kind::kNone, want["ref_none"].get<bool>());
+    EXPECT_EQ(attr("error_inputs_func").kind == PlainValue::Kind::kNone,
+              want["error_inputs_none"].get<bool>());
+    EXPECT_EQ(attr("promotes_int_to_float").truthy, want["promotes"].get<bool>());
+    PlainValue domain = attr("domain");
+    if (want["domain"].is_null()) {
+      EXPECT_EQ(domain.kind, PlainValue::Kind::kAbsent);
+    } else {
+      ASSERT_EQ(domain.kind, PlainValue::Kind::kList);
+      ASSERT_EQ(domain.items.size(), 2u);
+      for (size_t k = 0; k < 2; ++k) {
+        const auto& w = want["domain"][k];
+        const PlainValue& d = domain.items[k];
+        if (w.is_null())
+          EXPECT_EQ(d.kind, PlainValue::Kind::kNone);
+        else
+          EXPECT_EQ(d.kind == PlainValue::Kind::kInt ? double(d.i) : d.f, w.get<double>());
+      }
+    }
+    PlainValue multi = attr("supports_multiple_dims");
+    if (want["multi"].is_null())
+      EXPECT_EQ(multi.kind, PlainValue::Kind::kAbsent);
+    else
+      EXPECT_EQ(multi.truthy, want["multi"].get<bool>());
+    PlainValue policy = attr("nan_policy");
+    if (want["nan_policy"] == "absent")
+      EXPECT_EQ(policy.kind, PlainValue::Kind::kAbsent);
+    else if (want["nan_policy"].is_null())
+      EXPECT_EQ(policy.kind, PlainValue::Kind::kNone);
+    else
+      EXPECT_EQ(policy.s, want["nan_policy"].get<std::string>());
+    PlainValue identity = attr("identity");
+    if (want["identity"].is_boolean())
+      EXPECT_EQ(identity.kind == PlainValue::Kind::kBool && identity.truthy,
+                want["identity"].get<bool>());
+    else if (want["identity"].is_number_integer())
+      EXPECT_EQ(identity.i, want["identity"].get<int>());
+    else if (want["identity"].is_null())
+      EXPECT_EQ(identity.kind, PlainValue::Kind::kNone);
+    ASSERT_GE(op.cls, 0);
+    EXPECT_EQ(s.op_classes[op.cls], want["mro"].get<std::vector<std::string>>());
+  }
+  const std::vector<int>& module_db = s.module_lists.at("module_db");
+  ASSERT_EQ(module_db.size(), live["modules"].size());
+  for (size_t i = 0; i < module_db.size(); ++i) {
+    const ModuleInfoEntry& m = s.modules[module_db[i]];
+    const auto& want = live["modules"][i];
+    SCOPED_TRACE(m.name);
+    EXPECT_EQ(s.ModuleAttribute(m, "supports_gradgrad")->truthy, want["gradgrad"].get<bool>());
+    EXPECT_EQ(s.ModuleAttribute(m, "module_error_inputs_func")->kind == PlainValue::Kind::kNone,
+              want["error_none"].get<bool>());
+    ASSERT_TRUE(m.ctor_params.has_value());
+    EXPECT_EQ(*m.ctor_params, want["params"].get<std::vector<std::string>>());
+  }
+  const auto& cu = s.module_constants.at("torch.testing._internal.common_utils");
+  EXPECT_EQ(cu.at("TEST_WITH_ROCM").truthy, live["rocm"].get<bool>());
+  EXPECT_EQ(cu.at("TEST_SCIPY").truthy, live["scipy"].get<bool>());
+  const auto& all = s.dtype_helper_calls.at("get_all_dtypes");
+  ASSERT_EQ(all.params,
+            (std::vector<std::string>{"include_half", "include_bfloat16", "include_bool",
+                                      "include_complex", "include_complex32", "include_qint"}));
+  EXPECT_EQ(all.results.at("True,True,False,True,False,False"),
+            live["no_bool"].get<std::vector<std::string>>());
+  const auto& math = s.dtype_helper_calls.at("get_all_math_dtypes");
+  EXPECT_EQ(math.results.at("cpu"), live["math_cpu"].get<std::vector<std::string>>());
+  EXPECT_EQ(math.results.at("cuda"), live["math_cuda"].get<std::vector<std::string>>());
+  for (const auto& [name, tags] : live["tags"].items()) {
+    const OperatorEntry* op = s.FindOperator("aten::" + name);
+    ASSERT_NE(op, nullptr) << name;
+    std::vector<std::string> got;
+    for (size_t i = 0; i < s.operator_tags.size(); ++i)
+      if (op->tags & (uint64_t{1} << i)) got.push_back(s.operator_tags[i]);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, tags.get<std::vector<std::string>>()) << name;
+  }
+  EXPECT_EQ(s.ModuleHasName("torch.testing._internal.common_utils", "TestCase"), true);
+  EXPECT_EQ(s.ModuleHasName("torch.testing._internal.common_utils", "no_such_name"), false);
+  // A submodule pytest can import though the snapshot never imported it.
+  EXPECT_EQ(s.ModuleHasName("torch.testing._internal", "common_fsdp"), true);
+  EXPECT_EQ(s.ModuleHasName("torch.nowhere", "x"), std::nullopt);
 }
 
 }  // namespace

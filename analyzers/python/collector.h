@@ -10,7 +10,7 @@
 
 #include "analyzers/python/expression_evaluator.h"
 #include "analyzers/python/module_model.h"
-#include "analyzers/python/test_record.h"
+#include "analyzers/python/scanned_test.h"
 
 namespace testmap::python {
 

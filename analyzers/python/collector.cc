@@ -1,4 +1,4 @@
-#include "analyzers/python/test_collector.h"
+#include "analyzers/python/collector.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,9 +6,10 @@
 #include <optional>
 #include <set>
 
+#include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
+#include "analyzers/python/setattr_tests.h"
 #include "analyzers/python/source_hash.h"
-#include "analyzers/python/test_parametrization.h"
 
 namespace testmap::python {
 
@@ -20,11 +21,6 @@ std::string DeviceSpec::class_suffix() const {
 
 namespace {
 
-std::string LastComponent(const std::string& q) {
-  size_t dot = q.rfind('.');
-  return dot == std::string::npos ? q : q.substr(dot + 1);
-}
-
 bool StartsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 // An attribute of a class as the running module would have it.
@@ -33,6 +29,7 @@ struct Member {
   Kind kind = Kind::kAttribute;
   const FunctionDef* fn = nullptr;  // defining function (generated: the generic one)
   const ClassDef* defined_in = nullptr;
+  const Evaluator::Locals* closure = nullptr;  // added by setattr: names its def closes over
   bool callable = false;
   // Generated tests only:
   Instance instance;
@@ -86,9 +83,13 @@ class Collector {
  public:
   Collector(const ParsedModule& m, const ModuleModel& model, Evaluator& ev, const CollectOptions& o,
             FileScan& scan)
-      : m_(m), model_(model), ev_(ev), options_(o), scan_(scan) {}
+      : m_(m), model_(model), ev_(ev), options_(o), scan_(scan), setattr_(m, model, ev) {}
 
   void Run() {
+    ev_.SetFunctionRunner([this](const Value& fn, const std::vector<Value>& args) {
+      return setattr_.CallDef(fn, args);
+    });
+    if (!ImportsResolve()) return;
     for (const auto& [line, note] : model_.notes) Warn(line, note);
     for (const Statement& s : model_.statements) Execute(s);
     Collect();
@@ -97,7 +98,34 @@ class Collector {
   }
 
  private:
+  // `from torch.testing._internal.X import name` where X has no `name`:
+  // pytest's import of the file fails and it collects nothing from it.
+  // Checked only when the snapshot is there (it lists what X has).
+  bool ImportsResolve() {
+    const torch_snapshot::TorchSnapshot* s = ev_.snapshot_if_available();
+    if (!s) return true;
+    for (const FromImport& imp : model_.from_imports) {
+      if (imp.module.rfind("torch.testing._internal", 0) != 0) continue;
+      if (s->ModuleHasName(imp.module, imp.name) != false) continue;
+      scan_.skipped = true;
+      scan_.diagnostics.push_back(
+          {Diagnostic::Severity::kError, imp.line,
+           "cannot import name '" + imp.name + "' from '" + imp.module +
+               "' (in the torch whose snapshot is used): pytest collects nothing from this "
+               "file"});
+      return false;
+    }
+    return true;
+  }
+
+  // A warning after which tests pytest would collect may be missing or
+  // unsure: the scan is then a partial answer.
   void Warn(int line, std::string msg) {
+    scan_.incomplete = true;
+    Note(line, std::move(msg));
+  }
+  // A warning that leaves the answer complete (pytest behaves the same).
+  void Note(int line, std::string msg) {
     scan_.diagnostics.push_back({Diagnostic::Severity::kWarning, line, std::move(msg)});
   }
 
@@ -136,9 +164,35 @@ class Collector {
         DefineClass(model_.classes[s.index]);
         break;
       case Statement::Kind::kCall:
-        Call(s.node);
+        if (setattr_.Wants(s))
+          AddTests(s);
+        else
+          Call(s.node);
+        break;
+      case Statement::Kind::kBlock:
+        AddTests(s);
         break;
     }
+  }
+
+  // Import-time code that adds tests to classes with setattr.
+  void AddTests(const Statement& s) {
+    std::vector<AddedTest> added;
+    std::string why;
+    int line = 0;
+    bool complete = setattr_.Run(
+        s, [&](const std::string& name) { return ClassBound(name); }, &added, &why, &line);
+    for (const AddedTest& t : added) {
+      Member m;
+      m.kind = Member::Kind::kFunction;
+      m.fn = t.fn;
+      m.closure = t.scope;
+      m.callable = true;
+      classes_[t.cls].Set(t.name, std::move(m));
+    }
+    if (!complete)
+      Warn(line, "tests added with setattr by `" + Collapse(m_.Text(s.node)).substr(0, 80) +
+                     "` may be missing: " + why);
   }
 
   void DefineClass(const ClassDef& def) {
@@ -261,7 +315,7 @@ class Collector {
     if (!fn) return false;
     for (TSNode d : fn->decorators) {
       if (!Is(d, "call")) continue;
-      std::string q = ev_.QualifiedName(Field(d, "function"));
+      std::string q = ev_.CalleeName(d);
       std::string last = LastComponent(q);
       if (StartsWith(q, "pytest")) continue;
       if (last == "parametrize" || last == "ops" || last == "modules" || last == "reparametrize")
@@ -285,12 +339,13 @@ class Collector {
       }
       Member generic = *m;
       classes_[c].Erase(name);
-      Expansion ex = ExpandTest(ev_, *generic.fn, DeviceContext{});
+      Expansion ex =
+          ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in, generic.closure);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
       for (const Instance& inst : ex.instances) {
         std::string full = generic.fn->name + "_" + inst.suffix;
         if (Lookup(c, full)) {
-          Warn(ParsedModule::FirstLine(generic.fn->def), "redefinition of test " + full);
+          Note(ParsedModule::FirstLine(generic.fn->def), "redefinition of test " + full);
           continue;
         }
         Member g = generic;
@@ -365,13 +420,13 @@ class Collector {
         const Member& m = classes_[g].members.at(name);
         if (!m.fn) continue;  // a non-function test* attribute: inspect fails at import
         DeviceContext ctx{dev.type, dev.type == "privateuse1" ? dev.method_name : dev.type};
-        Expansion ex = ExpandTest(ev_, *m.fn, ctx);
+        Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in, m.closure);
         for (const auto& [l, p] : ex.problems) Warn(l, p);
         for (const Instance& inst : ex.instances) {
           std::string test_name = name + (inst.suffix.empty() ? "" : "_" + inst.suffix) + "_" +
                                   dev.method_name + DtypeSuffix(inst);
           if (Lookup(d, test_name)) {
-            Warn(ParsedModule::FirstLine(m.fn->def), "redefinition of test " + test_name);
+            Note(ParsedModule::FirstLine(m.fn->def), "redefinition of test " + test_name);
             continue;
           }
           Member gm = m;
@@ -463,7 +518,7 @@ class Collector {
 
   void CollectPytestClass(const std::string& bound, int c) {
     if (Lookup(c, "__init__") || Lookup(c, "__new__")) {
-      Warn(classes_[c].def ? ParsedModule::FirstLine(classes_[c].def->node) : 0,
+      Note(classes_[c].def ? ParsedModule::FirstLine(classes_[c].def->node) : 0,
            "pytest does not collect class " + bound + ": it has a __init__ or __new__");
       return;
     }
@@ -544,13 +599,13 @@ class Collector {
   void Describe(const FunctionDef* fn, const std::vector<TSNode>& class_decorators, TestRecord& r) {
     for (TSNode d : class_decorators) {
       std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
-      if (IsSkipDecorator(q)) r.skips.push_back(Collapse(m_.Text(d)));
+      if (IsSkipDecorator(q)) r.skips.push_back(DecoratorText(d));
     }
     if (!fn) return;
     r.line_start = ParsedModule::FirstLine(fn->outer);
     r.line_end = ParsedModule::LastLine(fn->outer);
     for (TSNode d : fn->decorators) {
-      std::string text = Collapse(m_.Text(d));
+      const std::string& text = DecoratorText(d);
       r.decorators.push_back(text);
       std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
       if (IsSkipDecorator(q)) r.skips.push_back(text);
@@ -558,6 +613,20 @@ class Collector {
     auto [it, inserted] = hashes_.try_emplace(fn, std::string());
     if (inserted) it->second = NormalizedSourceHash(m_, fn->outer);
     r.source_hash = it->second;
+  }
+
+  // A decorator as records show it: whitespace collapsed and at most
+  // kMaxDecoratorText characters, computed once per decorator. Every test a
+  // decorator makes carries its text, so `@parametrize("x", range(50000))`
+  // written out as a 50,000-item list must not be copied 50,000 times.
+  const std::string& DecoratorText(TSNode d) {
+    auto [it, inserted] = decorator_texts_.try_emplace(d.id);
+    if (inserted) {
+      it->second = Collapse(m_.Text(d).substr(0, 4 * kMaxDecoratorText));
+      if (it->second.size() > kMaxDecoratorText)
+        it->second = it->second.substr(0, kMaxDecoratorText - 3) + "...";
+    }
+    return it->second;
   }
 
   static std::string Collapse(std::string_view text) {
@@ -584,6 +653,8 @@ class Collector {
   std::map<std::string, Binding> ns_;
   std::vector<std::string> ns_order_;
   std::map<const FunctionDef*, std::string> hashes_;
+  std::map<const void*, std::string> decorator_texts_;
+  SetattrRunner setattr_;
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "analyzers/python/test_parametrization.h"
+#include "analyzers/python/parametrization.h"
 
 #include <algorithm>
 #include <map>
@@ -6,11 +6,6 @@
 
 namespace testmap::python {
 namespace {
-
-std::string LastComponent(const std::string& q) {
-  size_t dot = q.rfind('.');
-  return dot == std::string::npos ? q : q.substr(dot + 1);
-}
 
 bool IsTorchName(const std::string& q, const char* name) {
   return LastComponent(q) == name && q.rfind("pytest", 0) != 0;
@@ -63,8 +58,9 @@ std::vector<std::string> DtypeNames(const Value& v, bool* ok) {
 
 class Expander {
  public:
-  Expander(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx)
-      : ev_(ev), fn_(fn), ctx_(ctx) {}
+  Expander(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx, const ClassDef* cls,
+           const Evaluator::Locals* closure)
+      : ev_(ev), fn_(fn), ctx_(ctx), cls_(cls), closure_(closure) {}
 
   Expansion Run() {
     // Decorators apply bottom-up: the lowest parametrizer is the "old" one.
@@ -74,10 +70,20 @@ class Expander {
     for (auto it = fn_.decorators.rbegin(); it != fn_.decorators.rend(); ++it) {
       TSNode d = *it;
       if (!Is(d, "call")) continue;
-      std::string q = ev_.QualifiedName(Field(d, "function"));
+      std::string q = ev_.CalleeName(d);
       std::string last = LastComponent(q);
       int line = ParsedModule::FirstLine(d);
       Instances produced;
+      uint64_t misses = ev_.snapshot_misses();
+      // Class attributes are visible to a decorator only if it reads them
+      // (evaluating with locals gives up the per-file memo).
+      scope_ = closure_;
+      if (!closure_ && cls_ && ev_.Mentions(d, [&](const std::string& name) {
+            for (const ClassMember& m : cls_->members)
+              if (m.kind == ClassMember::Kind::kAttribute && m.name == name) return true;
+            return false;
+          }))
+        scope_ = ev_.ClassScope(*cls_);
       if (IsTorchName(q, "parametrize")) {
         produced = Parametrize(d);
       } else if (IsTorchName(q, "ops")) {
@@ -86,7 +92,7 @@ class Expander {
         produced = Modules(d);
       } else if (last == "dtypes" || last.rfind("dtypesIf", 0) == 0) {
         if (q.rfind("pytest", 0) == 0) continue;
-        Evaluator::Args args = ev_.EvalArgs(d);
+        Evaluator::Args args = ev_.CallArgs(d, scope_);
         std::string key = "all";
         if (last != "dtypes") {
           key = last.substr(8);
@@ -103,10 +109,12 @@ class Expander {
         if (dtype_tables.count(key))
           Problem(line, "dtypes redefinition for " + key + " (AssertionError at import)");
         dtype_tables[key] = {Value::List(args.positional), line};
+        if (ev_.snapshot_misses() != misses) return MissingMetadata(d);
         continue;
       } else {
         continue;
       }
+      if (ev_.snapshot_misses() != misses) return MissingMetadata(d);
       if (produced.empty() && !ex_.problems.empty()) return Finish({});
       acc = have_parametrizer ? Compose(acc, produced, ex_, line) : produced;
       have_parametrizer = true;
@@ -149,6 +157,17 @@ class Expander {
   }
 
  private:
+  // A decorator whose values needed torch's metadata and found none: its
+  // tests would come out with made-up names (`dtype0` for torch.float32),
+  // so there are none, and a problem says why.
+  Expansion MissingMetadata(TSNode d) {
+    std::string text = ev_.Text(d);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    Problem(ParsedModule::FirstLine(d),
+            "these tests need torch's metadata, which is unavailable: @" + text);
+    return Finish({});
+  }
+
   Expansion Finish(Instances instances) {
     ex_.instances = std::move(instances);
     return std::move(ex_);
@@ -160,7 +179,7 @@ class Expander {
 
   Instances Parametrize(TSNode d) {
     int line = ParsedModule::FirstLine(d);
-    Evaluator::Args args = ev_.EvalArgs(d);
+    Evaluator::Args args = ev_.CallArgs(d, scope_);
     auto arg = [&](size_t pos, const char* kw) -> const Value* {
       if (args.positional.size() > pos) return &args.positional[pos];
       auto it = args.keyword.find(kw);
@@ -266,16 +285,18 @@ class Expander {
   }
 
   // What @ops and @modules both need: a device context and the snapshot.
-  const torch_snapshot::TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line, Evaluator::Args* args) {
+  const torch_snapshot::TorchSnapshot* InfoDecorator(TSNode d, const char* name, int line,
+                                                     Evaluator::Args* args) {
     if (ctx_.device_type.empty()) {
       Problem(line, std::string("@") + name +
                         " needs instantiate_device_type_tests (RuntimeError at import)");
       return nullptr;
     }
-    *args = ev_.EvalArgs(d);
+    *args = ev_.CallArgs(d, scope_);
     const torch_snapshot::TorchSnapshot* snap = ev_.snapshot();
     if (!snap)
-      Problem(line, std::string("@") + name + " needs a torch snapshot (see --torch-python)");
+      Problem(line, std::string("@") + name +
+                        " needs torch's metadata, which is unavailable (see --torch-python)");
     return snap;
   }
 
@@ -423,13 +444,17 @@ class Expander {
   Evaluator& ev_;
   const FunctionDef& fn_;
   const DeviceContext& ctx_;
+  const ClassDef* cls_;
+  const Evaluator::Locals* closure_;
+  const Evaluator::Locals* scope_ = nullptr;
   Expansion ex_;
 };
 
 }  // namespace
 
-Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx) {
-  return Expander(ev, fn, ctx).Run();
+Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx,
+                     const ClassDef* cls, const Evaluator::Locals* closure) {
+  return Expander(ev, fn, ctx, cls, closure).Run();
 }
 
 std::string DtypeSuffix(const Instance& inst) {

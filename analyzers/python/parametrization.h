@@ -34,8 +34,11 @@ struct DeviceContext {
 };
 
 // Expands one generic test function's parametrization decorators (not the
-// device or dtype suffix placement, which the caller does).
-Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx);
+// device or dtype suffix placement, which the caller does). Its decorators
+// may read the attributes of `cls`, the class that defines `fn`, or, for a
+// function made at import time (setattr_tests.h), the names it closes over.
+Expansion ExpandTest(Evaluator& ev, const FunctionDef& fn, const DeviceContext& ctx,
+                     const ClassDef* cls = nullptr, const Evaluator::Locals* closure = nullptr);
 
 // The dtypes suffix of an instance: `_float32` or `_float32_int64`, or ``.
 std::string DtypeSuffix(const Instance& inst);

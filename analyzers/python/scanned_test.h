@@ -3,6 +3,7 @@
 // problems met on the way.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ struct TestParams {
   std::vector<std::pair<std::string, std::string>> values;
 };
 
+// Decorator texts in records are cut to this length: a test made by a
+// parametrize list of 50,000 values need not carry the whole list.
+inline constexpr size_t kMaxDecoratorText = 240;
+
 // One test as `pytest --collect-only -q` would list it.
 struct TestRecord {
   std::string nodeid;          // `test_x.py::TestXCPU::test_add_cpu_float32`
@@ -36,9 +41,11 @@ struct TestRecord {
   int line_start = 0;          // 1-based, decorators included
   int line_end = 0;
   TestParams params;
-  std::vector<std::string> decorators;  // as written, without '@', whitespace collapsed
-  std::vector<std::string> skips;       // skip/only/xfail conditions as written
-  std::string source_hash;              // normalized source of the generic test (hex)
+  // As written, without '@', whitespace collapsed, cut to kMaxDecoratorText
+  // characters (ending "...").
+  std::vector<std::string> decorators;
+  std::vector<std::string> skips;  // skip/only/xfail conditions as written
+  std::string source_hash;         // normalized source of the generic test (hex)
 };
 
 struct Diagnostic {
@@ -49,12 +56,17 @@ struct Diagnostic {
 };
 
 // The scan of one file. `skipped` means the file could not be analysed at
-// all (unreadable, not UTF-8, syntax error); its tests are then unknown.
+// all (unreadable, not UTF-8, syntax error, too large); its tests are then
+// unknown.
 struct FileScan {
   std::string path;  // relative to the scan root, '/'-separated, as in node ids
   std::vector<TestRecord> tests;
   std::vector<Diagnostic> diagnostics;
   bool skipped = false;
+  // Some tests pytest would collect may be missing or unsure (a decorator
+  // that could not be evaluated, torch metadata unavailable, import-time
+  // code not followed); the warnings say where.
+  bool incomplete = false;
 };
 
 }  // namespace testmap::python

@@ -1,0 +1,311 @@
+#include "analyzers/python/setattr_tests.h"
+
+#include <memory>
+
+namespace testmap::python {
+namespace {
+
+constexpr int kMaxCallDepth = 16;
+constexpr size_t kMaxSteps = 200000;  // statements per top-level run
+
+}  // namespace
+
+// A function's local names. Module-level names are the Evaluator's; a
+// nested def refers to its defining frame (by reference, so names bound
+// there later are seen when it is called, as Python's closures do).
+struct SetattrRunner::Frame {
+  std::shared_ptr<Evaluator::Locals> vars = std::make_shared<Evaluator::Locals>();
+  Value ret = Value::None();
+};
+
+SetattrRunner::SetattrRunner(const ParsedModule& module, const ModuleModel& model, Evaluator& ev)
+    : m_(module), model_(model), ev_(ev) {}
+
+bool SetattrRunner::CallsSetattr(TSNode n) const {
+  return m_.Text(n).find("setattr(") != std::string_view::npos;
+}
+
+bool SetattrRunner::Wants(const Statement& s) const {
+  if (s.kind == Statement::Kind::kBlock) return true;
+  if (s.kind != Statement::Kind::kCall) return false;
+  TSNode callee = Field(s.node, "function");
+  if (!Is(callee, "identifier")) return false;
+  auto fn = model_.function_index.find(std::string(m_.Text(callee)));
+  return fn != model_.function_index.end() && CallsSetattr(model_.functions[fn->second].def);
+}
+
+bool SetattrRunner::Stop(TSNode at, std::string why) {
+  if (why_.empty()) {
+    why_ = std::move(why);
+    why_line_ = ParsedModule::FirstLine(at);
+  }
+  return false;
+}
+
+bool SetattrRunner::Run(const Statement& s, const ClassOf& class_of, std::vector<AddedTest>* out,
+                        std::string* why, int* line) {
+  class_of_ = &class_of;
+  out_ = out;
+  why_.clear();
+  steps_ = 0;
+  Frame top;
+  if (s.kind == Statement::Kind::kBlock) {
+    Statement1(s.node, top);
+  } else {
+    Value fn = ev_.Eval(Field(s.node, "function"));
+    std::vector<Value> args;
+    TSNode list = Field(s.node, "arguments");
+    for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
+      TSNode a = ts_node_named_child(list, i);
+      if (Is(a, "comment")) continue;
+      if (Is(a, "keyword_argument") || Is(a, "list_splat") || Is(a, "dictionary_splat")) {
+        Stop(a, "cannot follow the arguments of " + std::string(m_.Text(s.node)));
+        break;
+      }
+      args.push_back(Expr(a, top));
+    }
+    if (why_.empty()) CallFunction(fn, args, s.node);
+  }
+  *why = why_;
+  *line = why_line_;
+  return why_.empty();
+}
+
+Value SetattrRunner::CallDef(const Value& fn, const std::vector<Value>& args) {
+  // A run inside another (a filter evaluated while a generator runs)
+  // keeps the outer run's state.
+  std::string why = std::move(why_);
+  size_t steps = steps_;
+  const ClassOf* class_of = class_of_;
+  std::vector<AddedTest>* out = out_;
+  why_.clear();
+  steps_ = 0;
+  out_ = nullptr;
+  Value r = CallFunction(fn, args, fn.node);
+  if (!why_.empty()) r = Value::Unknown(fn.text);
+  why_ = std::move(why);
+  steps_ = steps;
+  class_of_ = class_of;
+  out_ = out;
+  return r;
+}
+
+SetattrRunner::Flow SetattrRunner::Block(TSNode block, Frame& f) {
+  for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
+    Flow flow = Statement1(ts_node_named_child(block, i), f);
+    if (flow != Flow::kNext) return flow;
+  }
+  return Flow::kNext;
+}
+
+bool SetattrRunner::Assign(TSNode target, const Value& v, Frame& f) {
+  if (Is(target, "identifier")) {
+    (*f.vars)[std::string(m_.Text(target))] = v;
+    return true;
+  }
+  if (Is(target, "pattern_list") || Is(target, "tuple_pattern") || Is(target, "list_pattern")) {
+    std::vector<TSNode> names;
+    for (uint32_t i = 0, c = ts_node_named_child_count(target); i < c; ++i)
+      names.push_back(ts_node_named_child(target, i));
+    if (v.kind != Value::Kind::kList || v.items.size() != names.size())
+      return Stop(target, "cannot unpack `" + v.text + "` into " + std::string(m_.Text(target)));
+    for (size_t i = 0; i < names.size(); ++i)
+      if (!Assign(names[i], v.items[i], f)) return false;
+    return true;
+  }
+  return Stop(target, "cannot follow assignment to " + std::string(m_.Text(target)));
+}
+
+SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
+  if (++steps_ > kMaxSteps) {
+    Stop(s, "gave up after " + std::to_string(kMaxSteps) + " statements");
+    return Flow::kStop;
+  }
+  std::string_view type = ts_node_type(s);
+  if (type == "comment" || type == "pass_statement" || type == "assert_statement")
+    return Flow::kNext;
+  if (type == "expression_statement") {
+    if (ts_node_named_child_count(s) != 1) return Flow::kNext;
+    TSNode e = ts_node_named_child(s, 0);
+    if (Is(e, "assignment")) {
+      TSNode right = Field(e, "right");
+      if (ts_node_is_null(right)) return Flow::kNext;  // annotation only
+      return Assign(Field(e, "left"), Expr(right, f), f) ? Flow::kNext : Flow::kStop;
+    }
+    if (Is(e, "call") && ev_.QualifiedName(Field(e, "function")) == "setattr") {
+      if (!out_) {
+        Stop(e, "setattr in a function called by an expression");
+        return Flow::kStop;
+      }
+      TSNode list = Field(e, "arguments");
+      if (ts_node_named_child_count(list) != 3) {
+        Stop(e, "cannot follow " + std::string(m_.Text(e)));
+        return Flow::kStop;
+      }
+      Value cls = Expr(ts_node_named_child(list, 0), f);
+      Value name = Expr(ts_node_named_child(list, 1), f);
+      Value fn = Expr(ts_node_named_child(list, 2), f);
+      if (cls.kind != Value::Kind::kClass || cls.index < 0 || name.kind != Value::Kind::kStr) {
+        Stop(e, "cannot tell what " + std::string(m_.Text(e)) + " sets");
+        return Flow::kStop;
+      }
+      if (name.text.rfind("test", 0) != 0) return Flow::kNext;  // not a test
+      if (fn.kind != Value::Kind::kCallable ||
+          !(Is(fn.node, "function_definition") || Is(fn.node, "lambda"))) {
+        Stop(e, "cannot tell which function " + std::string(m_.Text(e)) + " adds");
+        return Flow::kStop;
+      }
+      TSNode parent = ts_node_parent(fn.node);
+      defs_.push_back(
+          ReadFunctionDef(m_, fn.node, Is(parent, "decorated_definition") ? parent : fn.node));
+      // unittest and pytest name the test by its attribute.
+      defs_.back().name = name.text;
+      const Evaluator::Locals* scope = fn.index >= 0 ? &scopes_[fn.index] : nullptr;
+      out_->push_back({cls.index, name.text, &defs_.back(), scope});
+      return Flow::kNext;
+    }
+    if (Is(e, "call") || Is(e, "string")) {
+      Expr(e, f);  // a docstring, or a call run for its effects
+      return Flow::kNext;
+    }
+    return Flow::kNext;
+  }
+  if (type == "function_definition" || type == "decorated_definition") {
+    TSNode def = type == "decorated_definition" ? Field(s, "definition") : s;
+    if (!Is(def, "function_definition")) {
+      // A nested class: an object only (UnknownType in test bodies).
+      Value o;
+      o.kind = Value::Kind::kObject;
+      o.b = true;
+      (*f.vars)[std::string(m_.Text(Field(def, "name")))] = o;
+      return Flow::kNext;
+    }
+    // The decorators run now, in this frame: keep a copy of its names for
+    // them; calls see the frame itself.
+    Value fn;
+    fn.kind = Value::Kind::kCallable;
+    fn.node = def;
+    fn.text = std::string(m_.Text(Field(def, "name")));
+    fn.index = static_cast<int>(scopes_.size());
+    scopes_.push_back(*f.vars);
+    closures_.push_back(f.vars);
+    (*f.vars)[fn.text] = fn;
+    return Flow::kNext;
+  }
+  if (type == "class_definition") {
+    Value o;
+    o.kind = Value::Kind::kObject;
+    o.b = true;
+    (*f.vars)[std::string(m_.Text(Field(s, "name")))] = o;
+    return Flow::kNext;
+  }
+  if (type == "return_statement") {
+    f.ret = ts_node_named_child_count(s) ? Expr(ts_node_named_child(s, 0), f) : Value::None();
+    return Flow::kReturn;
+  }
+  if (type == "for_statement") {
+    if (!ts_node_is_null(Field(s, "alternative"))) {
+      Stop(s, "cannot follow for/else");
+      return Flow::kStop;
+    }
+    Value seq = Expr(Field(s, "right"), f);
+    if (seq.kind != Value::Kind::kList) {
+      Stop(s, "cannot evaluate loop over `" + std::string(m_.Text(Field(s, "right"))) + "`");
+      return Flow::kStop;
+    }
+    for (const Value& item : seq.items) {
+      if (!Assign(Field(s, "left"), item, f)) return Flow::kStop;
+      Flow flow = Block(Field(s, "body"), f);
+      if (flow != Flow::kNext) return flow;
+    }
+    return Flow::kNext;
+  }
+  if (type == "if_statement") {
+    // if / elif... / else, in order.
+    std::vector<std::pair<TSNode, TSNode>> arms{{Field(s, "condition"), Field(s, "consequence")}};
+    for (uint32_t i = 0, c = ts_node_named_child_count(s); i < c; ++i) {
+      TSNode ch = ts_node_named_child(s, i);
+      if (Is(ch, "elif_clause"))
+        arms.push_back({Field(ch, "condition"), Field(ch, "consequence")});
+      else if (Is(ch, "else_clause"))
+        arms.push_back({TSNode{}, Field(ch, "body")});
+    }
+    for (const auto& [cond, body] : arms) {
+      bool take = true;
+      if (!ts_node_is_null(cond)) {
+        bool known;
+        take = ev_.Truthy(Expr(cond, f), &known);
+        if (!known) {
+          Stop(cond, "cannot evaluate condition `" + std::string(m_.Text(cond)) + "`");
+          return Flow::kStop;
+        }
+      }
+      if (take) return Block(body, f);
+    }
+    return Flow::kNext;
+  }
+  Stop(s, std::string("cannot follow a ") + std::string(type) + " here");
+  return Flow::kStop;
+}
+
+Value SetattrRunner::Expr(TSNode e, Frame& f) {
+  if (Is(e, "identifier")) {
+    std::string name(m_.Text(e));
+    if (auto it = f.vars->find(name); it != f.vars->end()) return it->second;
+    int cls = class_of_ ? (*class_of_)(name) : -1;
+    if (cls >= 0) {
+      Value c = Value::Str(name);
+      c.kind = Value::Kind::kClass;
+      c.index = cls;
+      return c;
+    }
+  }
+  if (Is(e, "call")) {
+    Value fn = Expr(Field(e, "function"), f);
+    bool ours = fn.kind == Value::Kind::kCallable && Is(fn.node, "function_definition");
+    TSNode list = Field(e, "arguments");
+    if (ours && Is(list, "argument_list")) {
+      std::vector<Value> args;
+      for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c && ours; ++i) {
+        TSNode a = ts_node_named_child(list, i);
+        if (Is(a, "comment")) continue;
+        if (Is(a, "keyword_argument") || Is(a, "list_splat") || Is(a, "dictionary_splat"))
+          ours = false;
+        else
+          args.push_back(Expr(a, f));
+      }
+      if (ours) return CallFunction(fn, args, e);
+    }
+  }
+  return ev_.Eval(e, f.vars.get());
+}
+
+Value SetattrRunner::CallFunction(const Value& fn, const std::vector<Value>& args, TSNode at) {
+  if (fn.kind != Value::Kind::kCallable || !Is(fn.node, "function_definition"))
+    return Value::Unknown(std::string(m_.Text(at)));
+  if (depth_ >= kMaxCallDepth) return Value::Unknown(std::string(m_.Text(at)));
+  Frame callee;
+  if (fn.index >= 0) *callee.vars = *closures_[fn.index];
+  TSNode params = Field(fn.node, "parameters");
+  size_t k = 0;
+  for (uint32_t i = 0, c = ts_node_named_child_count(params); i < c; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    if (Is(p, "identifier")) {
+      if (k >= args.size()) return Value::Unknown(std::string(m_.Text(at)));
+      (*callee.vars)[std::string(m_.Text(p))] = args[k++];
+    } else if (Is(p, "default_parameter")) {
+      (*callee.vars)[std::string(m_.Text(Field(p, "name")))] =
+          k < args.size() ? args[k++] : ev_.Eval(Field(p, "value"));
+    } else {
+      return Value::Unknown(std::string(m_.Text(at)));
+    }
+  }
+  if (k != args.size()) return Value::Unknown(std::string(m_.Text(at)));
+  ++depth_;
+  Flow flow = Block(Field(fn.node, "body"), callee);
+  --depth_;
+  if (flow == Flow::kStop) return Value::Unknown(std::string(m_.Text(at)));
+  return flow == Flow::kReturn ? callee.ret : Value::None();
+}
+
+}  // namespace testmap::python
