@@ -78,6 +78,19 @@ TEST(ProgressWiring, IngestShowsItsFilesOnATerminalOnly) {
   EXPECT_EQ(ci.out.find('\r' + std::string("testmap")), std::string::npos) << ci.out;
 }
 
+TEST(ProgressWiring, ScanShowsItsFilesOnATerminalOnly) {
+  std::vector<std::string> args = {TestmapBin(), "scan", SourcePath("examples/suite"),
+                                   "--torch-python", TESTMAP_PYTHON, "--format", "nodeids"};
+  CommandResult tty = OnTerminal(args);
+  ASSERT_EQ(tty.rc, 0) << tty.out;
+  EXPECT_NE(tty.out.find("\rtestmap scan: 0 files\033[K"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("\r\033[K"), std::string::npos) << tty.out;
+  CommandResult piped = RunCommand(args);
+  ASSERT_EQ(piped.rc, 0) << piped.err;
+  EXPECT_EQ(piped.err.find("testmap scan: "), std::string::npos) << piped.err;
+  EXPECT_EQ(piped.err.find('\r'), std::string::npos) << piped.err;
+}
+
 TEST(ProgressWiring, TraceCountsFinishedTestsOnTheLastRowBelowPytest) {
   TempDir work;
   // The second test sleeps, so that the line shows the first one finished
