@@ -1,10 +1,7 @@
 // `testmap backend scan|dump`: what a PyTorch backend registers with the
 // dispatcher, read from its sources or from the live dispatcher
 // (docs/backend.md). Options in, one library call, records out.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -15,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
+#include "core/progress.h"
 
 namespace testmap::cli {
 namespace {
@@ -57,12 +55,14 @@ int RunScan(const BackendArgs& a) {
   o.jobs = a.jobs;
   if (!a.no_cache)
     o.cache_dir = a.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : a.cache_dir;
-  if (isatty(STDERR_FILENO))
-    o.progress = [](size_t done, size_t total) {
-      std::fprintf(stderr, "\rreading C++ %zu/%zu", done, total);
-      if (done == total) std::fprintf(stderr, "\r\033[K");
+  core::Progress progress("testmap backend scan: reading C++", "files");
+  if (progress.enabled())
+    o.progress = [&](size_t done, size_t total) {
+      progress.SetTotal(total);
+      progress.Set(done);
     };
   tb::BackendScan scan = tb::ScanBackend(o);
+  progress.Finish();
   tb::RecordSet set{scan.records, scan.diagnostics, tb::Evidence::kStatic, scan.torch_version,
                     scan.base};
   tb::WriteRecords(set, Format(a.format), std::cout);

@@ -27,6 +27,9 @@ void RegisterBackendCommand(CLI::App& app);
 // Adds `testmap mcp` (the index as an MCP server on stdio, docs/mcp.md).
 void RegisterMcpCommand(CLI::App& app);
 
+// Adds `testmap report` (one HTML page: coverage heatmap, plan, runs) to `app`.
+void RegisterReportCommand(CLI::App& app);
+
 // Index commands (docs/index.md): ingest, query, show, ops, stats, index;
 // RegisterIndexCommands adds them all (cli/index_commands.cc).
 void RegisterIndexCommands(CLI::App& app);

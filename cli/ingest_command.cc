@@ -1,8 +1,6 @@
 // `testmap ingest FILES...`: scan output and trace shards into the index.
 // Reading and checking happen before the index is touched; the commit is
 // one atomic step (indexer/ingest.h).
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -12,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
+#include "core/progress.h"
 #include "indexer/ingest.h"
 
 namespace testmap::cli {
@@ -27,22 +26,30 @@ struct IngestArgs {
 
 int RunIngest(const IngestArgs& args) {
   auto start = std::chrono::steady_clock::now();
-  bool progress = isatty(2);
-  if (progress)
-    std::cerr << "testmap ingest: reading " << args.files.size() << " input(s)...\r" << std::flush;
   // Never freed: millions of small strings take a noticeable fraction of the
   // ingest to free one by one, and the process ends right after.
-  auto& inputs = *new indexer::IngestInputs(indexer::ReadIngestInputs(args.files, args.test));
+  indexer::IngestInputs* read = nullptr;
+  {
+    core::Progress progress("testmap ingest: reading", "files");
+    read = new indexer::IngestInputs(
+        indexer::ReadIngestInputs(args.files, args.test, [&](size_t, size_t total) {
+          progress.SetTotal(total);
+          progress.Add(1);
+        }));
+  }
+  auto& inputs = *read;
   for (const auto& w : inputs.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
   inputs.backend = args.backend;
   if (!inputs.backends.empty()) inputs.backend = indexer::ResolveBackendName(inputs);
-  if (progress)
-    std::cerr << "testmap ingest: writing " << args.index << "...              \r" << std::flush;
-  auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
-  indexer::IngestSummary s = indexer::Ingest(*store, inputs);
+  indexer::IngestSummary s;
+  {
+    // Opened first: waiting for another writer is said on a line of its own.
+    auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
+    core::Progress progress("testmap ingest: writing " + args.index, "");
+    s = indexer::Ingest(*store, inputs);
+  }
   for (const auto& w : s.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (progress) std::cerr << std::string(60, ' ') << "\r";
   if (args.format == "json") {
     nlohmann::json j = {{"index", args.index},
                         {"files", s.files},

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
       "  testmap query --op _scaled_mm                      which tests run an operator\n"
       "  testmap plan junit/*.xml --max-minutes 30          CI splits from real timings\n"
       "  testmap mcp                                        the same answers for agents (MCP)\n"
+      "  testmap report --out report/                       a page to look at: heatmap, plan\n"
       "\n"
       "Every command prints a human table by default; --format json/jsonl is "
       "for machines.",
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterAdmitCommand(app);
   testmap::cli::RegisterConfigCommand(app);
   testmap::cli::RegisterMcpCommand(app);
+  testmap::cli::RegisterReportCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();
     return testmap::cli::kExitUsage;

@@ -1,10 +1,7 @@
 // `testmap scan`: enumerate the pytest ids of test files statically. The
 // rootdir rule is analyzers/python/pytest_rootdir.h; the scan is
 // analyzers/python/tree_scanner.h.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <iostream>
 
 #include "analyzers/python/pytest_rootdir.h"
@@ -14,6 +11,7 @@
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
 #include "core/errors.h"
+#include "core/progress.h"
 
 namespace testmap::cli {
 namespace {
@@ -57,16 +55,17 @@ int RunScan(const ScanArgs& a) {
     o.torch_python = torch_snapshot::DefaultTorchPython(&python_source);
   if (!a.no_cache)
     o.cache_dir = a.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : a.cache_dir;
-  if (isatty(STDERR_FILENO))
-    o.progress = [](size_t done, size_t total) {
-      if (done == total || done % 64 == 0)
-        std::fprintf(stderr, "\rscanning %zu/%zu files", done, total);
-      if (done == total) std::fprintf(stderr, "\r\033[K");
+  core::Progress progress("testmap scan:", "files");
+  if (progress.enabled())
+    o.progress = [&](size_t done, size_t total) {
+      progress.SetTotal(total);
+      progress.Set(done);
     };
 
   // Deliberately never freed: releasing a large result at exit costs
   // measurable time for nothing (ninja does the same with its state).
   py::TreeScanResult& r = *new py::TreeScanResult(py::ScanTree(o));
+  progress.Finish();
   // A --torch-python the user named must work, needed or not.
   if (!a.torch_python.empty() && !r.snapshot_setup_error.empty())
     throw core::InputError("--torch-python: " + r.snapshot_setup_error);

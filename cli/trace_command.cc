@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_command.h"
+#include "core/progress.h"
 #include "tracer/trace_runner.h"
 
 namespace testmap::cli {
@@ -87,7 +88,12 @@ void RegisterTraceCommand(CLI::App& app) {
   cmd->callback([opt, format] {
     RunCommand("trace", [&] {
       opt->command_line = OwnCommandLine();
+      // On the terminal's last row, below pytest's own output.
+      core::Progress progress("testmap trace: finished", "tests", 0,
+                              {.pinned = true, .interval = std::chrono::milliseconds(200)});
+      if (progress.enabled()) opt->progress = [&](size_t tests) { progress.Set(tests); };
       tracer::TraceRunResult result = tracer::RunTrace(*opt);
+      progress.Finish();
       Render(result, *format);
       return result.exit_code;
     });

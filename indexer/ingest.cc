@@ -190,8 +190,8 @@ std::string ResolveBackendName(const IngestInputs& inputs) {
                          std::string(devices.empty() ? "" : " (the scans name several devices)"));
 }
 
-IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::string& log_test) {
-
+IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::string& log_test,
+                              const std::function<void(size_t, size_t)>& progress) {
   IngestInputs inputs;
   for (const auto& path : paths) {
     std::error_code ec;
@@ -216,9 +216,12 @@ IngestInputs ReadIngestInputs(const std::vector<std::string>& paths, const std::
   // Files parse independently: one worker per core, results kept in input
   // order, and the first bad file (in input order) is the error reported.
   std::vector<ParsedFile> parsed(inputs.files.size());
-  std::atomic<size_t> next{0};
+  std::atomic<size_t> next{0}, done{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < parsed.size();) parsed[i] = ReadOne(inputs.files[i], log_test);
+    for (size_t i; (i = next++) < parsed.size();) {
+      parsed[i] = ReadOne(inputs.files[i], log_test);
+      if (progress) progress(++done, parsed.size());
+    }
   };
   size_t workers =
       std::min<size_t>(parsed.size(), std::max(1u, std::thread::hardware_concurrency()));

@@ -8,6 +8,7 @@
 // keys with the same values: no change.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,11 +71,14 @@ struct IngestSummary {
 // timing files in any format indexer/timings reads (JUnit XML,
 // .test_durations, test-times.json), and backend records. Throws
 // core::InputError naming the file (and line) of anything else.
+// `progress`, when set, is called after each file is read (from the reading
+// threads) with the files read and their number.
 //
 // With `log_test` set, every path is instead a TORCH_LOGS log of that test
 // (torch_logs_input.h); one without any graph is an error.
 IngestInputs ReadIngestInputs(const std::vector<std::string>& paths,
-                              const std::string& log_test = "");
+                              const std::string& log_test = "",
+                              const std::function<void(size_t done, size_t total)>& progress = {});
 
 // The name the backend records of `inputs` go under: `backend`, else the
 // one non-CPU device its scans name. Throws core::UsageError when neither

@@ -22,6 +22,7 @@ apt_packages=(
   libvalijson-dev
   llvm-dev libclang-dev clang
   jq hyperfine strace
+  chromium  # the report test loads the page in headless Chromium
 )
 missing=()
 for p in "${apt_packages[@]}"; do

@@ -9,10 +9,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/trace_format.h"
+#include "tracer/shard_progress.h"
 #include "tracer/trace_shards.h"
 
 namespace testmap::tracer {
@@ -51,7 +54,9 @@ std::string Quote(const std::string& s) {
 }
 
 // fork/exec with the environment additions; returns the raw wait status.
-int RunChild(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+// `tick`, when set, is called every 200 ms while the child runs.
+int RunChild(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+             const std::function<void()>& tick) {
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
@@ -70,7 +75,13 @@ int RunChild(const std::vector<std::string>& argv, const std::map<std::string, s
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ignore, &old_int);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  for (;;) {
+    pid_t done = waitpid(pid, &status, tick ? WNOHANG : 0);
+    if (done == pid || (done < 0 && errno != EINTR)) break;
+    if (done == 0) {
+      tick();
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
   }
   sigaction(SIGINT, &old_int, nullptr);
   return status;
@@ -193,6 +204,12 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
   env["TESTMAP_COMMAND"] = command;
   env["TESTMAP_VERSION"] = TESTMAP_VERSION;
 
+  std::optional<ShardProgress> progress;
+  std::function<void()> tick;
+  if (opt.progress) {
+    progress.emplace(opt.out);
+    tick = [&] { opt.progress(progress->Poll()); };
+  }
   auto start = std::chrono::steady_clock::now();
   int status = 0;
   const fs::path skip_file = fs::path(result.out) / "resume-skip.txt";
@@ -202,7 +219,7 @@ TraceRunResult RunTrace(const TraceRunOptions& opt) {
     std::vector<std::string> round_argv = argv;
     if (round > 0)
       round_argv.insert(round_argv.begin() + skip_at, "--testmap-skip-file=" + skip_file.string());
-    status = RunChild(round_argv, env);
+    status = RunChild(round_argv, env, tick);
     std::string reason = ExitReason(status);
     result.outcomes.clear();
     result.crashed.clear();

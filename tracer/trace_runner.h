@@ -4,6 +4,7 @@
 // a test that killed pytest. Torch-free: the recorder is loaded by pytest.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct TraceRunOptions {
   std::vector<std::string> pytest_command;
   // The `testmap trace ...` command line, for the run metadata.
   std::vector<std::string> command_line;
+  // When set, called about five times a second while pytest runs with the
+  // tests finished so far (read from the shards as they grow).
+  std::function<void(size_t finished_tests)> progress;
 };
 
 struct TraceRunResult {

@@ -9,8 +9,12 @@ namespace testmap::bench {
 
 namespace {
 
-const char* kDtypes[] = {"float32", "float64", "bfloat16", "float16",
-                         "int64",   "int32",   "bool",     "complex64"};
+const char* kDtypes[] = {
+    "float32", "float64",       "bfloat16",    "float16",         "int64",
+    "int32",   "bool",          "complex64",   "uint8",           "int8",
+    "int16",   "complex128",    "complex32",   "uint16",          "uint32",
+    "uint64",  "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"};
+constexpr int kMaxDtypes = sizeof kDtypes / sizeof kDtypes[0];
 const char* kOverloads[] = {"Tensor", "Scalar", "", "out", "self"};
 
 }  // namespace
@@ -26,7 +30,8 @@ SyntheticTraces WriteSyntheticTraces(const std::string& dir, const SyntheticSpec
   }
   std::uniform_int_distribution<int> tail(0, spec.tail_ops - 1);
   std::uniform_real_distribution<double> coin(0, 1);
-  std::uniform_int_distribution<int> dtype(0, 7);
+  const int dtypes = std::clamp(spec.dtypes, 1, kMaxDtypes);
+  std::uniform_int_distribution<int> dtype(0, dtypes - 1);
   std::vector<std::ofstream> files;
   for (int s = 0; s < spec.shards; ++s) {
     std::string path = dir + "/trace-gw" + std::to_string(s) + ".jsonl";
@@ -40,7 +45,7 @@ SyntheticTraces WriteSyntheticTraces(const std::string& dir, const SyntheticSpec
   }
   for (int t = 0; t < spec.tests; ++t) {
     std::string nodeid = "test_synth" + std::to_string(t % 200) + ".py::TestSynthCPU::test_case" +
-                         std::to_string(t) + "_cpu_" + kDtypes[t % 8];
+                         std::to_string(t) + "_cpu_" + kDtypes[t % dtypes];
     std::set<std::string> ops;
     for (const auto& c : out.common_op_names) {
       if (coin(rng) < 0.3 && static_cast<int>(ops.size()) < spec.ops_per_test / 4) ops.insert(c);
@@ -58,7 +63,7 @@ SyntheticTraces WriteSyntheticTraces(const std::string& dir, const SyntheticSpec
       for (int d = 0; d < spec.dtypes_per_op; ++d) {
         line += first ? "" : ",";
         first = false;
-        const char* dt = kDtypes[(d0 + d) % 8];
+        const char* dt = kDtypes[(d0 + d) % dtypes];
         line += "{\"op\":\"" + op + "\",\"dtypes\":[\"" + dt + "\",\"" + dt +
                 "\"],\"device\":\"cpu\",\"count\":" + std::to_string(1 + (t + d) % 5) +
                 ",\"evidence\":\"eager\"}";

@@ -13,6 +13,7 @@ struct SyntheticSpec {
   int tests = 50000;
   int ops_per_test = 20;  // distinct operators per test
   int dtypes_per_op = 2;  // observations per (test, op): edges = tests * ops * dtypes
+  int dtypes = 8;         // distinct dtypes in the suite (at most 20)
   int common_ops = 10;    // the head: each in ~30% of tests
   int tail_ops = 590;
   int shards = 8;  // like 8 CI jobs / xdist workers
