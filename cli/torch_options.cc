@@ -1,8 +1,6 @@
 #include "cli/torch_options.h"
 
-#include <cstdlib>
-
-#include "core/errors.h"
+#include "analyzers/torch_snapshot/load_torch.h"
 
 namespace testmap::cli {
 
@@ -14,21 +12,7 @@ void AddTorchOptions(CLI::App* cmd, TorchOptions& options) {
 }
 
 torch_snapshot::TorchSnapshot LoadTorch(const TorchOptions& options) {
-  try {
-    if (!options.snapshot.empty()) return torch_snapshot::LoadTorchSnapshot(options.snapshot);
-    std::string python = options.python;
-    if (python.empty()) {
-      const char* env = std::getenv("TESTMAP_PYTHON");
-      python = env && *env ? env : "python3";
-    }
-    return torch_snapshot::LoadTorchSnapshot(
-        torch_snapshot::EnsureTorchSnapshot(python, torch_snapshot::DefaultCacheDir()));
-  } catch (const core::InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw core::InputError(std::string("cannot read torch's operator registry: ") + e.what() +
-                           " (give --torch-python or --snapshot)");
-  }
+  return torch_snapshot::LoadTorchFor(options.python, options.snapshot);
 }
 
 }  // namespace testmap::cli

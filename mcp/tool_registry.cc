@@ -161,7 +161,7 @@ json ToolRegistry::Page(const Entry& entry, const json& arguments, const std::st
 }
 
 json ToolRegistry::Call(const std::string& name, const json& arguments_in, IndexSession& session,
-                        const PathPolicy& paths) {
+                        const PathPolicy& paths, const TorchSource& torch) {
   auto found = by_name_.find(name);
   if (found == by_name_.end()) {
     json names = json::array();
@@ -177,7 +177,7 @@ json ToolRegistry::Call(const std::string& name, const json& arguments_in, Index
     throw RpcError(kInvalidParams, name + ": invalid arguments: " + complaints.front(),
                    {{"errors", complaints}, {"inputSchema", entry.tool.input_schema}});
   }
-  ToolContext ctx(session, paths);
+  ToolContext ctx(session, paths, torch);
   try {
     // The question is the arguments but the page's; generation 0 when
     // there is no index (yet): tools that need one say so below.

@@ -84,13 +84,6 @@ json PlanOutputSchema() {
       {"required", {"splits", "plan", "split_items"}}};
 }
 
-std::string FileStamp(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return path + " -";
-  return path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
-         std::to_string(st.st_mtim.tv_nsec);
-}
-
 std::vector<std::string> Paths(const json& a) {
   std::vector<std::string> paths;
   if (a.contains("timing_files")) paths = a["timing_files"].get<std::vector<std::string>>();

@@ -25,6 +25,18 @@ json QueryFilterProperties() {
         {"description",
          "Only this evidence: eager (dispatcher trace), compile (torch.compile graphs), static "
          "(@ops OpInfo name)"}}},
+      {"role",
+       {{"anyOf",
+         {{{"type", "string"}, {"minLength", 1}, {"maxLength", 64}},
+          {{"type", "array"},
+           {"items", {{"type", "string"}, {"minLength", 1}, {"maxLength", 64}}},
+           {"minItems", 1},
+           {"maxItems", 8}}}},
+        {"default", "test"},
+        {"description",
+         "Where in the test the operator ran: test (its own code, the default), assert "
+         "(assertEqual/assert_close), inputs (make_tensor, OpInfo sample inputs), setup, teardown, "
+         "or all; a list (or a comma-separated string) for several"}}},
       {"group",
        {{"enum", {"test", "generic"}},
         {"default", "test"},
@@ -37,6 +49,10 @@ void ReadQueryFilters(const json& a, query::QueryOptions& o) {
   o.device = a.value("device", "");
   o.path = a.value("path", "");
   o.group = a.value("group", "test");
+  if (auto r = a.find("role"); r != a.end()) {
+    o.roles = r->is_string() ? std::vector<std::string>{r->get<std::string>()}
+                             : r->get<std::vector<std::string>>();
+  }
 }
 
 json QueryOutputSchema() {

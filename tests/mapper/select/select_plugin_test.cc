@@ -1,6 +1,7 @@
 // The testmap_select pytest plugin in real pytest runs: `-m op__X` selects
-// exactly what `testmap query --op X --format nodeids` lists, marks carry
-// every operator packet and dtype, --testmap-select narrows the run, and a
+// exactly what `testmap query --op X --format nodeids` lists (role `test` by
+// default, `--testmap-role R` as `query --role R`), marks carry every
+// operator packet and dtype, --testmap-select narrows the run, and a
 // config's modes show in pytest's own outcomes (skip, xfail, XPASS(strict)
 // failing, a failing mandatory_success test failing).
 #include <gtest/gtest.h>
@@ -55,8 +56,9 @@ Collected Collect(const CommandResult& r) {
   return c;
 }
 
-Ids Query(const std::string& op) {
-  auto r = Testmap({"query", "--index", SuiteIndex(), "--op", op, "--format", "nodeids"});
+Ids Query(const std::string& op, const std::string& role = "test") {
+  auto r = Testmap(
+      {"query", "--index", SuiteIndex(), "--op", op, "--role", role, "--format", "nodeids"});
   auto lines = Lines(r.out);
   return Ids(lines.begin(), lines.end());
 }
@@ -83,7 +85,9 @@ TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
   };
   EXPECT_EQ(c.kept, in_files(Query("_scaled_mm")));
   EXPECT_FALSE(c.kept.empty());
-  for (std::string op : {"add", "mul", "abs", "mm", "isnan", "_local_scalar_dense"}) {
+  // In role test (the default): the assertion-only operators (isnan) are
+  // RolesMarkWhatQueryListsForThem's.
+  for (std::string op : {"add", "mul", "abs", "mm", "_local_scalar_dense"}) {
     Ids marked;
     for (const auto& [id, m] : c.marks)
       if (m.count("op__" + op)) marked.insert(id);
@@ -93,6 +97,49 @@ TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
   auto q = Testmap({"query", "--index", SuiteIndex(), "--op", "_scaled_mm", "--dtype", "bfloat16",
                     "--format", "nodeids"});
   for (const auto& id : Lines(q.out)) EXPECT_TRUE(c.marks[id].count("dtype__bfloat16")) << id;
+}
+
+TEST(SelectPlugin, RolesMarkWhatQueryListsForThem) {
+  // Ops that assertEqual and make_tensor run for a test mark it only when
+  // their roles are asked for, as `query --role` counts them.
+  const std::string suite = ExampleSuiteEvidence().suite;
+  const std::vector<std::string> files = {"test_binary_ops.py", "test_roles.py",
+                                          "test_unittest_style.py"};
+  auto in_files = [&](const Ids& ids) {
+    Ids out;
+    for (const auto& id : ids)
+      for (const auto& f : files)
+        if (id.rfind(f + "::", 0) == 0) out.insert(id);
+    return out;
+  };
+  auto marked_by_role = [&](const std::string& role) {
+    std::vector<std::string> args = {"--collect-only", "-q", "--testmap-role=" + role};
+    args.insert(args.end(), files.begin(), files.end());
+    auto r = Pytest(args, suite);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    return Collect(r).marks;
+  };
+  auto own = marked_by_role("test");
+  auto every = marked_by_role("all");
+  auto checks = marked_by_role("assert,inputs");
+  size_t differ = 0;
+  for (std::string op : {"abs", "isnan", "eq", "_local_scalar_dense", "neg", "view", "add"}) {
+    for (auto [role, marks] :
+         {std::pair{std::string("test"), &own}, {"all", &every}, {"assert,inputs", &checks}}) {
+      Ids marked;
+      for (const auto& [id, m] : *marks)
+        if (m.count("op__" + op)) marked.insert(id);
+      EXPECT_EQ(marked, in_files(Query(op, role))) << op << " in role " << role;
+    }
+    Ids a = in_files(Query(op, "test")), b = in_files(Query(op, "all"));
+    differ += a != b;
+  }
+  // The roles make a difference here, or this test could not fail.
+  EXPECT_GE(differ, 3u);
+  // An unknown role is a usage error with the closest name.
+  auto bad = Pytest({"--collect-only", "-q", "--testmap-role=asert", "test_roles.py"}, suite);
+  EXPECT_EQ(bad.rc, 4) << bad.out << bad.err;
+  EXPECT_NE((bad.out + bad.err).find("assert"), std::string::npos) << bad.out << bad.err;
 }
 
 // pytest's outcome of each test from JUnit XML: passed, failed, skipped,
