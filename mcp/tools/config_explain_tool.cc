@@ -69,6 +69,7 @@ Tool ConfigExplainTool() {
                        {"tests", {{"type", "array"}, {"items", test}}}}},
                      {"required", {"config", "counts", "tests"}}};
   t.paged = "tests";
+  t.expensive = true;  // a walk over every test of the index
   t.inputs_stamp = [](const json& a, ToolContext& ctx) {
     try {
       return FileStamp(ctx.paths().Resolve(a["config"]));
@@ -83,9 +84,10 @@ Tool ConfigExplainTool() {
     const OpenIndex& index = ctx.index();
     config::ExplainRequest request{a.value("root_token", "${TORCH_ROOT}"), a.value("test", ""),
                                    a.value("device", "")};
-    json doc = config::ExplanationJson(config::Explain(index.reader().store(), cfg, request));
+    auto explained = std::make_shared<const config::Explanation>(
+        config::Explain(index.reader().store(), cfg, request));
     ToolAnswer answer;
-    answer.body = {{"config", doc["config"]}, {"counts", doc["counts"]}};
+    answer.body = {{"config", explained->config}, {"counts", explained->counts}};
     if (!warnings.empty()) {
       json list = json::array();
       for (const auto& w : warnings) list.push_back(w.ToString());
@@ -96,7 +98,15 @@ Tool ConfigExplainTool() {
         {{"path", path}, {"bytes", stat(path.c_str(), &st) == 0 ? st.st_size : 0}});
     // The tests explained are every scanned and traced test of the index.
     answer.runs = index.AllRuns();
-    answer.SetList("tests", std::move(doc["tests"]));
+    // A page of tests becomes JSON when it is asked for (the CLI's
+    // rendering of a slice), not a suite's worth at once.
+    answer.list = "tests";
+    answer.total = explained->tests.size();
+    answer.items = [explained](size_t begin, size_t end) {
+      config::Explanation slice;
+      slice.tests.assign(explained->tests.begin() + begin, explained->tests.begin() + end);
+      return std::move(config::ExplanationJson(slice)["tests"]);
+    };
     return answer;
   };
   return t;
