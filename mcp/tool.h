@@ -45,6 +45,10 @@ class ToolContext {
   std::shared_ptr<const OpenIndex> index_;
 };
 
+// A file an answer read, for its provenance: {path, bytes} and `extra`
+// fields (a timing file's records, a snapshot's torch).
+json FileRead(const std::string& path, json extra = json::object());
+
 struct ToolAnswer {
   json body = json::object();  // structuredContent, but for the paged list
   // The paged list: its name in the answer ("" = this answer has none), its

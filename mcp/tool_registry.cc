@@ -1,6 +1,7 @@
 #include "mcp/tool_registry.h"
 
 #include <malloc.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <iostream>
@@ -118,6 +119,13 @@ json ToolRegistry::List() const {
                       {"openWorldHint", false}}}});
   }
   return list;
+}
+
+json FileRead(const std::string& path, json extra) {
+  struct stat st;
+  json file = {{"path", path}, {"bytes", stat(path.c_str(), &st) == 0 ? st.st_size : 0}};
+  file.update(extra);
+  return file;
 }
 
 void ToolAnswer::SetList(const std::string& name, json array) {

@@ -1,7 +1,5 @@
 #include "mcp/tools/admission_answer.h"
 
-#include <sys/stat.h>
-
 #include "core/content_hash.h"
 
 namespace testmap::mcp {
@@ -103,19 +101,13 @@ std::shared_ptr<const AdmissionState> AdmissionFor(const json& a, ToolContext& c
     auto state = std::make_shared<AdmissionState>();
     state->setup = admit::SetUpAdmission(in, index.reader().store(), [&] { return &ctx.torch(); });
     for (const auto& w : state->setup->supported.warnings) state->warnings.push_back(w.ToString());
-    if (!in.supported.empty()) {
-      struct stat st;
-      state->files.push_back({{"path", in.supported},
-                              {"bytes", stat(in.supported.c_str(), &st) == 0 ? st.st_size : 0}});
-    }
+    if (!in.supported.empty()) state->files.push_back(FileRead(in.supported));
     if (const torch_snapshot::TorchSnapshot* torch = state->setup->request.torch) {
       // The torch whose registry decided what decomposes: part of the answer.
-      struct stat st;
-      state->files.push_back(
-          {{"path", torch->path},
-           {"bytes", stat(torch->path.c_str(), &st) == 0 ? st.st_size : 0},
-           {"torch",
-            {{"version", torch->torch_version}, {"git_version", torch->torch_git_version}}}});
+      state->files.push_back(FileRead(
+          torch->path,
+          {{"torch",
+            {{"version", torch->torch_version}, {"git_version", torch->torch_git_version}}}}));
     }
     state->admission = admit::Admit(index.reader(), state->setup->request);
     return std::shared_ptr<const AdmissionState>(std::move(state));

@@ -1,7 +1,5 @@
 // config_explain: `testmap config explain CONFIG [--test ID] [--device D] --format json`,
 // the config read only under --allow.
-#include <sys/stat.h>
-
 #include "mapper/config/config_explain.h"
 #include "mapper/config/config_reader.h"
 #include "mcp/tools/tools.h"
@@ -93,9 +91,7 @@ Tool ConfigExplainTool() {
       for (const auto& w : warnings) list.push_back(w.ToString());
       answer.body["warnings"] = list;
     }
-    struct stat st;
-    answer.files.push_back(
-        {{"path", path}, {"bytes", stat(path.c_str(), &st) == 0 ? st.st_size : 0}});
+    answer.files.push_back(FileRead(path));
     // The tests explained are every scanned and traced test of the index.
     answer.runs = index.AllRuns();
     // A page of tests becomes JSON when it is asked for (the CLI's

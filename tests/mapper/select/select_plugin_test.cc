@@ -63,6 +63,15 @@ Ids Query(const std::string& op, const std::string& role = "test") {
   return Ids(lines.begin(), lines.end());
 }
 
+// The ids of `ids` in the test files `files` (those the run collected).
+Ids InFiles(const Ids& ids, const std::vector<std::string>& files) {
+  Ids out;
+  for (const auto& id : ids)
+    for (const auto& f : files)
+      if (id.rfind(f + "::", 0) == 0) out.insert(id);
+  return out;
+}
+
 TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
   // One collection: pytest's own -m (with --strict-markers: the marks are
   // registered) keeps the _scaled_mm tests; every item's marks are dumped.
@@ -76,13 +85,7 @@ TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   Collected c = Collect(r);
   ASSERT_GT(c.marks.size(), 50u);
-  auto in_files = [&](const Ids& ids) {
-    Ids out;
-    for (const auto& id : ids)
-      for (const auto& f : files)
-        if (id.rfind(f + "::", 0) == 0) out.insert(id);
-    return out;
-  };
+  auto in_files = [&](const Ids& ids) { return InFiles(ids, files); };
   EXPECT_EQ(c.kept, in_files(Query("_scaled_mm")));
   EXPECT_FALSE(c.kept.empty());
   // In role test (the default): the assertion-only operators (isnan) are
@@ -101,45 +104,30 @@ TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
 
 TEST(SelectPlugin, RolesMarkWhatQueryListsForThem) {
   // Ops that assertEqual and make_tensor run for a test mark it only when
-  // their roles are asked for, as `query --role` counts them.
+  // their roles are asked for, as `query --role` counts them (role test,
+  // the default, is OpMarksSelectWhatQueryLists').
   const std::string suite = ExampleSuiteEvidence().suite;
-  const std::vector<std::string> files = {"test_binary_ops.py", "test_roles.py",
-                                          "test_unittest_style.py"};
-  auto in_files = [&](const Ids& ids) {
-    Ids out;
-    for (const auto& id : ids)
-      for (const auto& f : files)
-        if (id.rfind(f + "::", 0) == 0) out.insert(id);
-    return out;
-  };
-  auto marked_by_role = [&](const std::string& role) {
-    std::vector<std::string> args = {"--collect-only", "-q", "--testmap-role=" + role};
-    args.insert(args.end(), files.begin(), files.end());
-    auto r = Pytest(args, suite);
-    EXPECT_EQ(r.rc, 0) << r.out << r.err;
-    return Collect(r).marks;
-  };
-  auto own = marked_by_role("test");
-  auto every = marked_by_role("all");
-  auto checks = marked_by_role("assert,inputs");
+  const std::vector<std::string> files = {"test_binary_ops.py", "test_roles.py"};
+  std::vector<std::string> args = {"--collect-only", "-q", "--testmap-role=all"};
+  args.insert(args.end(), files.begin(), files.end());
+  auto r = Pytest(args, suite);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto every = Collect(r).marks;
   size_t differ = 0;
   for (std::string op : {"abs", "isnan", "eq", "_local_scalar_dense", "neg", "view", "add"}) {
-    for (auto [role, marks] :
-         {std::pair{std::string("test"), &own}, {"all", &every}, {"assert,inputs", &checks}}) {
-      Ids marked;
-      for (const auto& [id, m] : *marks)
-        if (m.count("op__" + op)) marked.insert(id);
-      EXPECT_EQ(marked, in_files(Query(op, role))) << op << " in role " << role;
-    }
-    Ids a = in_files(Query(op, "test")), b = in_files(Query(op, "all"));
-    differ += a != b;
+    Ids marked;
+    for (const auto& [id, m] : every)
+      if (m.count("op__" + op)) marked.insert(id);
+    EXPECT_EQ(marked, InFiles(Query(op, "all"), files)) << op;
+    differ += marked != InFiles(Query(op, "test"), files);
   }
   // The roles make a difference here, or this test could not fail.
   EXPECT_GE(differ, 3u);
   // An unknown role is a usage error with the closest name.
   auto bad = Pytest({"--collect-only", "-q", "--testmap-role=asert", "test_roles.py"}, suite);
   EXPECT_EQ(bad.rc, 4) << bad.out << bad.err;
-  EXPECT_NE((bad.out + bad.err).find("assert"), std::string::npos) << bad.out << bad.err;
+  EXPECT_NE((bad.out + bad.err).find("did you mean: assert"), std::string::npos)
+      << bad.out << bad.err;
 }
 
 // pytest's outcome of each test from JUnit XML: passed, failed, skipped,

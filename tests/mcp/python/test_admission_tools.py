@@ -51,9 +51,15 @@ def allowed(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def backend_index(evidence, allowed, tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("mcp-admit") / "index")
+    """The suite's scan and trace, the toy backend's records and the suite
+    scanned for the backend's own device (its PRIVATEUSE1 ids)."""
+    d = tmp_path_factory.mktemp("mcp-admit")
+    device_scan = d / "scan-toy.jsonl"
+    device_scan.write_text(run_testmap("scan", ".", "--device", "privateuse1:toy", "--format", "jsonl",
+                                       *TORCH, cwd=evidence["suite"]).stdout)
+    path = str(d / "index")
     run_testmap("ingest", "--index", path, "--backend", "toy", evidence["scan"], evidence["trace"],
-                str(allowed / "toy.jsonl"))
+                str(device_scan), str(allowed / "toy.jsonl"))
     return path
 
 
@@ -75,6 +81,8 @@ ADMIT_CASES = [
      ["--supported", "{allowed}/suite.yaml", "--root-token", CONFIG_ROOT, "--state", "admitted"]),
     ({"ops": ["add", "mul", "eq", "abs", "isnan", "view"], "dtypes": ["float32", "int64"]},
      ["--ops", "add,mul,eq,abs,isnan,view", "--dtypes", "float32,int64"]),
+    ({"backend": "toy", "device": "privateuse1:toy", "state": "admitted"},
+     ["--backend", "toy", "--device", "privateuse1:toy", "--state", "admitted"]),
 ]
 
 
@@ -110,6 +118,9 @@ def test_admit_equals_cli(backend_index, allowed):
     # The cases between them show every state, and the backend really blocks.
     assert states == {"admitted", "blocked", "unknown"}
     assert answers[0][0]["counts"]["blocked"] > 0 and answers[0][0]["counts"]["admitted"] > 0
+    # The backend's own ids, each decided by its traced twin.
+    own = answers[-1][1]
+    assert own and all("PRIVATEUSE1" in t["nodeid"] and t["evidence_id"] != t["nodeid"] for t in own)
 
 
 def test_admit_new_ops_lists_exactly_the_tests_they_admit(backend_index, allowed):
