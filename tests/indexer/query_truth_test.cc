@@ -4,6 +4,7 @@
 // answers for every operator of a real trace of examples/suite.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -270,6 +271,47 @@ TEST_F(QueryTruthTest, UnknownOperatorFailsWithSuggestions) {
   r = Testmap({"query", "--index", *index_, "--op", "no such op"});
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.err.find("not an operator name"), std::string::npos) << r.err;
+}
+
+// Operators torch's live dispatcher registers but no test in the index runs
+// are empty answers (exit 0; 4 for nodeids); a name torch lacks too is an
+// unknown name (exit 3) with suggestions from the whole registry.
+TEST_F(QueryTruthTest, OperatorsTorchRegistersWithoutTestsAreEmptyAnswers) {
+  auto live = Python({"-c",
+                      "import json, torch; print(json.dumps(sorted(n for n in "
+                      "torch._C._dispatch_get_all_op_names() if n.startswith('aten::'))))"});
+  ASSERT_EQ(live.rc, 0) << live.err;
+  std::set<std::string> in_index;
+  for (const auto& op :
+       json::parse(Testmap({"ops", "--index", *index_, "--format", "json"}).out)["ops"])
+    in_index.insert(op["op"].get<std::string>());
+  std::vector<std::string> untested;
+  for (const auto& name : json::parse(live.out)) {
+    std::string n = name.get<std::string>();
+    std::string packet = n.substr(0, n.find('.'));
+    if (!in_index.count(n) && !in_index.count(packet)) untested.push_back(n);
+  }
+  ASSERT_GT(untested.size(), 100u);
+  for (size_t i = 0; i < untested.size(); i += untested.size() / 5) {
+    auto r = Testmap({"query", "--index", *index_, "--op", untested[i], "--format", "json"});
+    ASSERT_EQ(r.rc, 0) << untested[i] << ": " << r.err;
+    json doc = json::parse(r.out);
+    EXPECT_EQ(doc["count"], 0);
+    EXPECT_EQ(doc["untested_ops"], json::array({untested[i]}));
+    r = Testmap({"query", "--index", *index_, "--op", untested[i]});
+    EXPECT_NE(r.out.find("torch registers " + untested[i] + ", but no test in the index runs it"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(Testmap({"query", "--index", *index_, "--op", untested[i], "--format", "nodeids"}).rc,
+              4);
+  }
+  // One letter dropped: torch has no such operator, and the suggestion is
+  // the registry's.
+  std::string typo = "aten::choleskyy";
+  ASSERT_FALSE(std::count(untested.begin(), untested.end(), typo));
+  auto r = Testmap({"query", "--index", *index_, "--op", typo});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("did you mean: aten::cholesky"), std::string::npos) << r.err;
 }
 
 TEST_F(QueryTruthTest, GenericGroupingFollowsTheScan) {
