@@ -1,9 +1,10 @@
 // The torch whose operator registry admission rests on (the admit and
 // rank_next_ops tools; `testmap admit` reads the same one): the snapshot
 // the server was started with (`--snapshot FILE`), or the cached snapshot
-// of `--torch-python PY` (default $TESTMAP_PYTHON, else python3, as the
-// CLI). Loaded on first use, once per session: a server that is only asked
-// queries never reads it.
+// of `--torch-python PY` (default: the active virtualenv's, else
+// $TESTMAP_PYTHON, else the one testmap was built with, as the CLI's).
+// Loaded on first use, once per session: a server asked only about
+// operators the index has never reads it.
 #pragma once
 
 #include <memory>

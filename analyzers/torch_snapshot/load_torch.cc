@@ -1,7 +1,5 @@
 #include "analyzers/torch_snapshot/load_torch.h"
 
-#include <cstdlib>
-
 #include "core/errors.h"
 
 namespace testmap::torch_snapshot {
@@ -9,11 +7,7 @@ namespace testmap::torch_snapshot {
 TorchSnapshot LoadTorchFor(const std::string& python_in, const std::string& snapshot) {
   try {
     if (!snapshot.empty()) return LoadTorchSnapshot(snapshot);
-    std::string python = python_in;
-    if (python.empty()) {
-      const char* env = std::getenv("TESTMAP_PYTHON");
-      python = env && *env ? env : "python3";
-    }
+    std::string python = python_in.empty() ? DefaultTorchPython() : python_in;
     return LoadTorchSnapshot(EnsureTorchSnapshot(python, DefaultCacheDir()));
   } catch (const core::InputError&) {
     throw;

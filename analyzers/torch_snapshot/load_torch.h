@@ -10,7 +10,7 @@
 namespace testmap::torch_snapshot {
 
 // The file `snapshot` when given, else the cached snapshot of `python`
-// (default: $TESTMAP_PYTHON, else python3), made when missing. Throws
+// (default: DefaultTorchPython(), as scan's), made when missing. Throws
 // core::InputError saying what failed and that --torch-python or
 // --snapshot chooses the torch.
 TorchSnapshot LoadTorchFor(const std::string& python, const std::string& snapshot);

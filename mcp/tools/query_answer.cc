@@ -132,8 +132,20 @@ ToolAnswer QueryAnswer(query::QueryOptions options, ToolContext& ctx) {
   // Details (source, outcome, duration: one read per test) only for the
   // tests of the page asked for; generic groups need them to group.
   options.details = generic;
-  auto result =
-      std::make_shared<const query::QueryResult>(query::RunQuery(index->reader(), options));
+  // As the CLI's query: an operator torch registers that no test runs is an
+  // empty answer, a name torch lacks too an unknown name.
+  options.torch_operators = [&ctx] {
+    std::vector<std::string> names;
+    try {
+      for (const auto& op : ctx.torch().operators) names.push_back(op.name);
+    } catch (const std::exception&) {
+      // No torch here: the index's own operators are what a query knows.
+    }
+    return names;
+  };
+  query::QueryResult made = query::RunQuery(index->reader(), options);
+  made.options.torch_operators = nullptr;  // it refers to this call's context
+  auto result = std::make_shared<const query::QueryResult>(std::move(made));
   ToolAnswer answer;
   for (const auto& t : result->tests) {
     for (const auto& [op, use] : t.ops) answer.runs.insert(use.runs.begin(), use.runs.end());
