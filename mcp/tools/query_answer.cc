@@ -90,6 +90,13 @@ json QueryOutputSchema() {
           {"description", "The question as resolved: canonical operators, match, filters"},
           {"properties", {{"ops", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}}},
         {"count", {{"type", "integer"}, {"description", "Tests (or generic tests) in all pages"}}},
+        {"tests_in_other_roles",
+         {{"type", "integer"},
+          {"description", "Tests that would match were every role counted (see `role`)"}}},
+        {"untested_ops",
+         {{"type", "array"},
+          {"items", {{"type", "string"}}},
+          {"description", "Operators asked for that torch registers but no test runs"}}},
         {"tests",
          {{"type", {"array", "integer"}},
           {"items", test},
@@ -152,7 +159,9 @@ ToolAnswer QueryAnswer(query::QueryOptions options, ToolContext& ctx) {
   }
   // The CLI's document (query::QueryResultJson) less its list, which pages.
   answer.body = {{"query", query::QueryQuestionJson(*result)},
-                 {"count", generic ? result->groups.size() : result->tests.size()}};
+                 {"count", generic ? result->groups.size() : result->tests.size()},
+                 {"tests_in_other_roles", result->tests_in_other_roles},
+                 {"untested_ops", result->untested_ops}};
   if (generic) {
     answer.body["tests"] = result->tests.size();
     answer.list = "generic_tests";

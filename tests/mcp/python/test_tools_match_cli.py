@@ -67,6 +67,8 @@ def test_query_op_equals_cli_for_every_operator(index_dir):
         expected = cli_json("query", "--index", index_dir, "--format", "json", *flags)
         assert first["query"] == expected["query"], args
         assert first["count"] == expected["count"], args
+        assert first["tests_in_other_roles"] == expected["tests_in_other_roles"], args
+        assert first["untested_ops"] == expected["untested_ops"], args
         assert items == expected[key], args
         if key == "generic_tests":
             assert first["tests"] == expected["tests"]
