@@ -1,0 +1,119 @@
+#include "indexer/scan_supersede.h"
+
+#include <simdjson.h>
+
+#include <map>
+#include <set>
+
+#include "core/node_id.h"
+#include "indexer/index_reader.h"
+
+namespace testmap::indexer {
+namespace {
+
+struct Identity {
+  bool scanned = false;  // a scan record with content identities
+  bool removed = false;
+  std::string source_hash, content;
+  std::set<std::string> retired;
+};
+
+Identity ReadIdentity(std::string_view json) {
+  Identity id;
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object rec;
+  if (parser.parse(json.data(), json.size()).get_object().get(rec) != simdjson::SUCCESS) return id;
+  std::string_view s;
+  simdjson::dom::object content;
+  if (rec["content"].get_object().get(content) == simdjson::SUCCESS) {
+    id.scanned = true;
+    id.content = simdjson::minify(content);
+  }
+  if (rec["source_hash"].get_string().get(s) == simdjson::SUCCESS) id.source_hash = s;
+  bool removed = false;
+  if (rec["removed"].get_bool().get(removed) == simdjson::SUCCESS) id.removed = removed;
+  simdjson::dom::array runs;
+  if (rec["retired_runs"].get_array().get(runs) == simdjson::SUCCESS)
+    for (auto r : runs)
+      if (r.get_string().get(s) == simdjson::SUCCESS) id.retired.emplace(s);
+  return id;
+}
+
+// Every run the index holds evidence or an outcome of for `nodeid`.
+std::set<std::string> RunsOf(const IndexStore& store, const std::string& nodeid) {
+  IndexReader index(store);
+  std::set<std::string> runs;
+  for (const auto& o : index.Outcomes(nodeid)) runs.insert(o.run);
+  for (const auto& e : index.EdgesOfTest(nodeid)) runs.insert(e.run);
+  return runs;
+}
+
+std::string WithFields(std::string json, const std::set<std::string>& retired, bool removed) {
+  size_t end = json.rfind('}');
+  if (end == std::string::npos) return json;
+  std::string add = removed ? ",\"removed\":true" : "";
+  add += ",\"retired_runs\":[";
+  bool first = true;
+  for (const auto& r : retired) {
+    add += first ? "\"" : ",\"";
+    add += r;  // run ids are hex digests or "static": nothing to escape
+    add += '"';
+    first = false;
+  }
+  add += ']';
+  json.insert(end, add);
+  return json;
+}
+
+}  // namespace
+
+std::string SupersedingRecord(const IndexStore& store, const ScannedTest& t, bool* retired) {
+  std::optional<std::string> stored = store.Get(Cf::kTests, t.nodeid);
+  if (!stored) return t.record_json;
+  Identity before = ReadIdentity(*stored), now = ReadIdentity(t.record_json);
+  if (!before.scanned || !now.scanned) return t.record_json;
+  std::set<std::string> runs = before.retired;
+  if (before.removed || before.content != now.content || before.source_hash != now.source_hash) {
+    for (const auto& r : RunsOf(store, t.nodeid))
+      if (r != kStaticRunId) runs.insert(r);
+  }
+  if (runs.empty()) return t.record_json;
+  *retired = *retired || runs.size() > before.retired.size();
+  return WithFields(t.record_json, runs, false);
+}
+
+size_t RetireAbsentTests(const IndexStore& store, const std::vector<std::vector<ScannedTest>>& scans,
+                         const std::unordered_set<std::string>& scanned, IndexBatch& batch) {
+  std::map<std::string, std::set<std::string>> devices;  // file -> devices its scan covers
+  for (const auto& scan : scans)
+    for (const auto& t : scan) devices[core::NodeId::Parse(t.nodeid).path].insert(t.device);
+  size_t n = 0;
+  for (const auto& [file, covered] : devices) {
+    std::vector<std::pair<std::string, std::string>> absent;
+    store.Scan(Cf::kTests, file + "::", [&](std::string_view k, std::string_view v) {
+      std::string nodeid(k);
+      if (!scanned.count(nodeid) && v.find("\"origin\":\"scan\"") != std::string_view::npos)
+        absent.emplace_back(std::move(nodeid), std::string(v));
+      return true;
+    });
+    simdjson::dom::parser parser;
+    for (auto& [nodeid, json] : absent) {
+      Identity id = ReadIdentity(json);
+      if (!id.scanned || id.removed) continue;
+      simdjson::dom::object rec;
+      std::string_view device;
+      if (parser.parse(json).get_object().get(rec) != simdjson::SUCCESS ||
+          rec["params"]["device"].get_string().get(device) != simdjson::SUCCESS ||
+          !covered.count(std::string(device)))
+        continue;
+      std::set<std::string> runs = id.retired;
+      for (const auto& r : RunsOf(store, nodeid)) runs.insert(r);
+      runs.insert(kStaticRunId);
+      batch.Put(Cf::kTests, nodeid, WithFields(json, runs, true));
+      ++n;
+    }
+  }
+  return n;
+}
+
+}  // namespace testmap::indexer

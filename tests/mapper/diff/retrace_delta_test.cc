@@ -1,0 +1,110 @@
+// Re-tracing only the delta `testmap diff --format nodeids` lists, then
+// ingesting it with the new scan into the old index, gives the same query
+// answers as a full trace of the new tree into a fresh index (same torch):
+// every operator either index knows, every role. Real `testmap trace`
+// (pytest with the LibTorch recorder) on examples/diff.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tests/support/command.h"
+#include "tests/support/temp_dir.h"
+
+namespace testmap::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::string kOld = SourcePath("examples/diff/old");
+const std::string kNew = SourcePath("examples/diff/new");
+
+std::string Scan(const std::string& tree, const TempDir& dir, const std::string& name) {
+  CommandResult s =
+      Testmap({"scan", ".", "--torch-python", TESTMAP_PYTHON, "--format", "jsonl"}, tree);
+  EXPECT_EQ(s.rc, 0) << s.err;
+  return dir.Write(name, s.out);
+}
+
+// `testmap trace` of `ids` (the whole tree when empty) run in `tree`.
+std::string Trace(const std::string& tree, const std::string& out,
+                  const std::vector<std::string>& ids) {
+  std::vector<std::string> args = {"trace", "--out", out, "--", "pytest", "-q", "-p",
+                                   "no:cacheprovider"};
+  if (ids.empty()) args.push_back(".");
+  args.insert(args.end(), ids.begin(), ids.end());
+  CommandResult r = Testmap(args, tree);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  return out;
+}
+
+void Ingest(const std::string& index, const std::vector<std::string>& files) {
+  std::vector<std::string> args = {"ingest", "--index", index};
+  args.insert(args.end(), files.begin(), files.end());
+  CommandResult r = Testmap(args);
+  ASSERT_EQ(r.rc, 0) << r.err;
+}
+
+std::set<std::string> Ops(const std::string& index) {
+  CommandResult r = Testmap({"ops", "--index", index, "--format", "json"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  std::set<std::string> ops;
+  json j = json::parse(r.out);
+  for (const auto& op : j.at("ops")) ops.insert(op.at("op"));
+  return ops;
+}
+
+// What `query --op OP --role all` answers, without run ids and timings
+// (which differ between any two runs).
+json Answer(const std::string& index, const std::string& op) {
+  CommandResult r = Testmap({"query", "--index", index, "--op", op, "--role", "all", "--format",
+                             "json"});
+  if (r.rc == 3) return json::array();  // unknown in this index: no test runs it
+  EXPECT_EQ(r.rc, 0) << r.err;
+  json tests = json::array();
+  for (const auto& t : json::parse(r.out).at("tests")) {
+    json ops = json::object();
+    for (const auto& [name, use] : t.at("ops").items())
+      ops[name] = {use.at("dtypes"), use.at("devices"), use.at("evidence"), use.at("roles"),
+                   use.at("calls")};
+    tests.push_back({t.at("nodeid"), ops});
+  }
+  return tests;
+}
+
+TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetrace) {
+  TempDir dir;
+  std::string old_scan = Scan(kOld, dir, "old.jsonl"), new_scan = Scan(kNew, dir, "new.jsonl");
+  CommandResult delta = Testmap({"diff", old_scan, new_scan, "--format", "nodeids"});
+  ASSERT_EQ(delta.rc, 0) << delta.err;
+  std::vector<std::string> ids = Lines(delta.out);
+  ASSERT_EQ(ids.size(), 8u) << delta.out;
+
+  std::string updated = (dir.path() / "updated").string();
+  Ingest(updated, {old_scan, Trace(kOld, (dir.path() / "t-old").string(), {})});
+  Ingest(updated, {new_scan, Trace(kNew, (dir.path() / "t-delta").string(), ids)});
+  std::string fresh = (dir.path() / "fresh").string();
+  Ingest(fresh, {new_scan, Trace(kNew, (dir.path() / "t-new").string(), {})});
+
+  std::set<std::string> ops = Ops(fresh), old_ops = Ops(updated);
+  ops.insert(old_ops.begin(), old_ops.end());
+  ASSERT_GT(ops.size(), 10u);
+  size_t compared = 0;
+  for (const auto& op : ops) {
+    json want = Answer(fresh, op), got = Answer(updated, op);
+    EXPECT_EQ(got, want) << op;
+    compared += want.size();
+  }
+  EXPECT_GT(compared, 20u);
+  // What the delta changed is really there: the old body's add and the
+  // removed test's ops are gone, the new body's mul is in.
+  json add = Answer(updated, "aten::add");
+  for (const auto& t : add)
+    EXPECT_NE(t[0], "test_upgrade.py::TestArithCPU::test_body_changes_cpu") << add;
+  for (const auto& op : old_ops)
+    for (const auto& t : Answer(updated, op))
+      EXPECT_NE(t[0], "test_upgrade.py::TestArithCPU::test_removed_cpu") << op;
+}
+
+}  // namespace
+}  // namespace testmap::testing
