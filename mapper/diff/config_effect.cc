@@ -101,7 +101,8 @@ class Patch {
   }
 
   // Deletes a whole test entry: from its dash line to the next line as
-  // little indented (the next entry, a comment above it, or the next key).
+  // little indented (the next entry, a comment above it, or the next key),
+  // with the comment lines just above it.
   bool RemoveEntry(const config::TestEntry& entry) {
     size_t start = entry.mark.line ? entry.mark.line - 1 : lines_.size();
     if (start >= lines_.size()) return false;
@@ -109,6 +110,10 @@ class Patch {
     if (dash >= lines_[start].size() || lines_[start][dash] != '-') return false;
     size_t end = start + 1;
     while (end < lines_.size() && (Blank(lines_[end]) || Indent(lines_[end]) > dash)) ++end;
+    // The comment lines right above it are about it.
+    while (start > 0 && Indent(lines_[start - 1]) == dash &&
+           lines_[start - 1].compare(dash, 1, "#") == 0)
+      --start;
     for (size_t k = start; k < end; ++k) edited_[k].reset();
     return true;
   }

@@ -1,6 +1,7 @@
 #include "mapper/diff/diff.h"
 
 #include <chrono>
+#include <exception>
 #include <future>
 
 #include "core/read_file.h"
@@ -19,8 +20,14 @@ DiffResult RunDiff(const DiffRequest& request) {
   }
   auto old_side = std::async(std::launch::async,
                              [&] { return ReadSide(request.old_path, request.old_options); });
-  result.new_side = ReadSide(request.new_path, request.new_options);
-  result.old_side = old_side.get();
+  std::exception_ptr new_error;
+  try {
+    result.new_side = ReadSide(request.new_path, request.new_options);
+  } catch (...) {
+    new_error = std::current_exception();
+  }
+  result.old_side = old_side.get();  // the old side's error first, when both fail
+  if (new_error) std::rethrow_exception(new_error);
   auto start = std::chrono::steady_clock::now();
   result.delta = ComputeDelta(result.old_side, result.new_side);
   if (cfg)

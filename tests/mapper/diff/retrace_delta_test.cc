@@ -47,7 +47,7 @@ void Ingest(const std::string& index, const std::vector<std::string>& files) {
 
 std::set<std::string> Ops(const std::string& index) {
   CommandResult r = Testmap({"ops", "--index", index, "--format", "json"});
-  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.rc, 0) << index << ": " << r.err;
   std::set<std::string> ops;
   json j = json::parse(r.out);
   for (const auto& op : j.at("ops")) ops.insert(op.at("op"));
@@ -60,9 +60,10 @@ json Answer(const std::string& index, const std::string& op) {
   CommandResult r = Testmap({"query", "--index", index, "--op", op, "--role", "all", "--format",
                              "json"});
   if (r.rc == 3) return json::array();  // unknown in this index: no test runs it
-  EXPECT_EQ(r.rc, 0) << r.err;
-  json tests = json::array();
-  for (const auto& t : json::parse(r.out).at("tests")) {
+  EXPECT_EQ(r.rc, 0) << index << " " << op << ": " << r.err;
+  if (r.rc != 0) return json::array();
+  json tests = json::array(), answer = json::parse(r.out);
+  for (const auto& t : answer.at("tests")) {
     json ops = json::object();
     for (const auto& [name, use] : t.at("ops").items())
       ops[name] = {use.at("dtypes"), use.at("devices"), use.at("evidence"), use.at("roles"),
