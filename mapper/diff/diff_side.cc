@@ -98,7 +98,10 @@ Side ReadIndex(const std::string& path) {
       throw core::InputError(path, 0, "test record of " + nodeid + " is not JSON");
     SideTest t;
     // Tests only traced (never scanned) have no generic test or content:
-    // the delta is of scanned suites.
+    // the delta is of scanned suites. Tests a rescan removed
+    // (indexer/scan_supersede.h) are no longer in the suite.
+    bool removed = false;
+    if (rec["removed"].get_bool().get(removed) == simdjson::SUCCESS && removed) return;
     if (FromRecord(rec, t) && !t.generic_id.empty()) side.tests.push_back(std::move(t));
   });
   return side;

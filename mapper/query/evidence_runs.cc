@@ -47,8 +47,11 @@ EvidenceRuns::EvidenceRuns(const indexer::IndexReader& index, const std::string&
   });
   if (!torch_.empty() && !versions.count(torch_)) {
     std::vector<std::string> known(versions.begin(), versions.end());
+    std::string have;
+    for (const auto& v : known) have += (have.empty() ? "" : ", ") + (v.empty() ? "(none)" : v);
     throw core::UnknownNameError("torch version", torch_, core::ClosestNames(torch_, known),
-                                 "no run in the index was traced on torch " + torch_);
+                                 "no run in the index was traced on torch " + torch_ +
+                                     " (its runs are on: " + have + ")");
   }
   active_ = versions.size() > 1 || !torch_.empty() ||
             index.store().Get(indexer::Cf::kDefault, indexer::kSupersededKey).has_value();

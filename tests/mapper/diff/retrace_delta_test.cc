@@ -1,8 +1,9 @@
 // Re-tracing only the delta `testmap diff --format nodeids` lists, then
 // ingesting it with the new scan into the old index, gives the same query
 // answers as a full trace of the new tree into a fresh index (same torch):
-// every operator either index knows, every role. Real `testmap trace`
-// (pytest with the LibTorch recorder) on examples/diff.
+// every operator either index knows, every role. And the same traces,
+// under two torch versions in one index, answer per version. Real
+// `testmap trace` (pytest with the LibTorch recorder) on examples/diff.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -73,7 +74,7 @@ json Answer(const std::string& index, const std::string& op) {
   return tests;
 }
 
-TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetrace) {
+TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetraceAndTorchVersionsAnswerApart) {
   TempDir dir;
   std::string old_scan = Scan(kOld, dir, "old.jsonl"), new_scan = Scan(kNew, dir, "new.jsonl");
   CommandResult delta = Testmap({"diff", old_scan, new_scan, "--format", "nodeids"});
@@ -105,6 +106,42 @@ TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetrace) {
   for (const auto& op : old_ops)
     for (const auto& t : Answer(updated, op))
       EXPECT_NE(t[0], "test_upgrade.py::TestArithCPU::test_removed_cpu") << op;
+
+  // Evidence per torch version (mapper/query/evidence_runs.h): the old
+  // tree's real run as torch 2.13, the new tree's real run relabelled as
+  // 2.14.1 (its run record's torch version edited, which gives it another
+  // run id), both in one index. Per test the newest version answers; an
+  // older one on --torch; a test only 2.13 ran answers with 2.13's.
+  std::string shard = ReadFile((dir.path() / "t-new" / "trace-main.jsonl").string());
+  std::string torch = "\"torch\":{\"version\":\"";
+  size_t at = shard.find(torch);
+  ASSERT_NE(at, std::string::npos);
+  size_t end = shard.find('"', at + torch.size());
+  std::string v13 = shard.substr(at + torch.size(), end - at - torch.size());
+  shard.replace(at + torch.size(), end - at - torch.size(), "2.14.1");
+  std::string versions = (dir.path() / "versions").string();
+  Ingest(versions, {new_scan, (dir.path() / "t-old").string(),
+                    dir.Write("t-214/trace-main.jsonl", shard)});
+  auto ids_of = [&](const std::string& op, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"query", "--index", versions, "--op", op, "--format",
+                                     "nodeids"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CommandResult r = Testmap(args);
+    std::set<std::string> ids;
+    for (const auto& l : Lines(r.out)) ids.insert(l);
+    return ids;
+  };
+  const std::string body = "test_upgrade.py::TestArithCPU::test_body_changes_cpu";
+  EXPECT_EQ(ids_of("aten::add", {}).count(body), 0u);  // 2.13 ran x + 1; 2.14.1 does not
+  EXPECT_EQ(ids_of("aten::mul", {}).count(body), 1u);
+  EXPECT_EQ(ids_of("aten::add", {"--torch", v13}).count(body), 1u);
+  EXPECT_EQ(ids_of("aten::mul", {"--torch", v13}).count(body), 0u);
+  EXPECT_EQ(ids_of("aten::eye", {}).count("test_upgrade.py::TestArithCPU::test_removed_cpu"),
+            1u);  // only 2.13 traced it
+  CommandResult unknown =
+      Testmap({"query", "--index", versions, "--op", "aten::add", "--torch", "2.99"});
+  EXPECT_EQ(unknown.rc, 3) << unknown.err;
+  EXPECT_NE(unknown.err.find("2.14.1"), std::string::npos) << unknown.err;
 }
 
 }  // namespace
