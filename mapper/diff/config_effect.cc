@@ -5,6 +5,9 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
+
+#include "core/node_id.h"
 
 #include "mapper/config/config_rules.h"
 #include "mapper/diff/unified_diff.h"
@@ -17,7 +20,24 @@ using MethodsByFile = std::map<std::string, std::map<std::string, std::set<std::
 
 MethodsByFile Methods(const Side& side) {
   MethodsByFile out;
-  for (const SideTest& t : side.tests) out[t.file][t.generic_method].insert(t.generic_id);
+  std::unordered_set<std::string_view> seen;
+  for (const SideTest& t : side.tests) {
+    if (!seen.insert(t.generic_id).second) continue;
+    core::NodeId g = core::NodeId::Parse(t.generic_id);
+    out[g.path][g.name].insert(t.generic_id);
+  }
+  return out;
+}
+
+std::vector<std::string> SplitDtypes(const std::string& joined) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b < joined.size()) {
+    size_t e = joined.find(',', b);
+    if (e == std::string::npos) e = joined.size();
+    out.push_back(joined.substr(b, e - b));
+    b = e + 1;
+  }
   return out;
 }
 
@@ -196,8 +216,9 @@ ConfigEffect ComputeConfigEffect(const config::Config& config, const std::string
     auto found = first_of.find(d.generic_id);
     if (found == first_of.end()) continue;
     const SideTest* first = found->second;
+    core::NodeId g = core::NodeId::Parse(first->generic_id);
     config::Decision decision =
-        rules.Decide({first->file, first->generic_method, first->dtypes, first->op, first->module});
+        rules.Decide({g.path, g.name, SplitDtypes(first->dtypes), first->op, first->module});
     if (decision.governed && !decision.entry)
       effect.unlisted.push_back(
           {d.generic_id, config::ModeName(decision.mode), decision.decided_by});

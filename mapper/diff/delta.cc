@@ -35,7 +35,7 @@ std::vector<Group> GroupByGeneric(const Side& side) {
 }
 
 uint32_t SourceChanges(const SideTest& a, const SideTest& b) {
-  if (a.body.empty() || b.body.empty()) return a.source_hash != b.source_hash ? uint32_t{kBody} : 0u;
+  if (!a.body || !b.body) return a.source_hash != b.source_hash ? uint32_t{kBody} : 0u;
   uint32_t c = 0;
   if (a.body != b.body) c |= kBody;
   if (a.decorators != b.decorators) c |= kDecorators;
@@ -51,12 +51,12 @@ uint32_t EntryChanges(const SideTest& a, const SideTest& b) {
 // What tells a test's instantiations apart under a renamed generic test:
 // the node id with the generic class and method prefixes taken off
 // (`CPU::_cpu_float32`).
-std::string InstanceKey(const SideTest& t) {
+std::string InstanceKey(const SideTest& t, const core::NodeId& generic) {
   core::NodeId id = core::NodeId::Parse(t.nodeid);
   auto tail = [](const std::string& s, const std::string& prefix) {
     return s.compare(0, prefix.size(), prefix) == 0 ? s.substr(prefix.size()) : s;
   };
-  return tail(id.cls, t.generic_class) + "::" + tail(id.name, t.generic_method);
+  return tail(id.cls, generic.cls) + "::" + tail(id.name, generic.name);
 }
 
 void AllIds(const Side& side, const Group& g, std::vector<std::string>* out) {
@@ -91,11 +91,13 @@ void CompareSame(const Side& os, const Group& og, const Side& ns, const Group& n
 void CompareRenamed(const Side& os, const Group& og, const Side& ns, const Group& ng,
                     GenericDelta& d) {
   d.changes = SourceChanges(os.tests[og.tests[0]], ns.tests[ng.tests[0]]) & ~kBody;
+  core::NodeId old_generic = core::NodeId::Parse(og.generic_id);
+  core::NodeId new_generic = core::NodeId::Parse(ng.generic_id);
   std::unordered_map<std::string, const SideTest*> old_keys;
-  for (uint32_t i : og.tests) old_keys.emplace(InstanceKey(os.tests[i]), &os.tests[i]);
+  for (uint32_t i : og.tests) old_keys.emplace(InstanceKey(os.tests[i], old_generic), &os.tests[i]);
   size_t matched = 0;
   for (uint32_t j : ng.tests) {
-    auto it = old_keys.find(InstanceKey(ns.tests[j]));
+    auto it = old_keys.find(InstanceKey(ns.tests[j], new_generic));
     if (it == old_keys.end()) continue;
     ++matched;
     d.changes |= EntryChanges(*it->second, ns.tests[j]);
@@ -105,8 +107,11 @@ void CompareRenamed(const Side& os, const Group& og, const Side& ns, const Group
   AllIds(os, og, &d.ids_removed);
 }
 
-// The body identity a rename keeps; "" when the records have none.
-const std::string& BodyKey(const SideTest& t) { return t.body; }
+// The body identity a rename keeps; 0 when the records have none.
+uint64_t BodyKey(const SideTest& t) { return t.body; }
+
+// The file part of a generic id, as node ids spell it.
+std::string FileOf(std::string_view generic_id) { return core::NodeId::Parse(generic_id).path; }
 
 }  // namespace
 
@@ -156,7 +161,7 @@ Delta ComputeDelta(const Side& os, const Side& ns) {
         const SideTest& first = ns.tests[ng[j].tests[0]];
         d.status = Status::kChanged;
         d.generic_id = first.generic_id;
-        d.file = first.file;
+        d.file = FileOf(first.generic_id);
         d.line = first.line;
         delta.generics.push_back(std::move(d));
       } else {
@@ -169,27 +174,29 @@ Delta ComputeDelta(const Side& os, const Side& ns) {
 
   // Renames: a test only on the new side whose body an old-only test had,
   // preferring one of the same class, then of the same file.
-  std::unordered_multimap<std::string_view, const Group*> by_body;
+  std::unordered_multimap<uint64_t, const Group*> by_body;
   for (const Group* g : only_old) {
-    const std::string& key = BodyKey(os.tests[g->tests[0]]);
-    if (!key.empty()) by_body.emplace(key, g);
+    uint64_t key = BodyKey(os.tests[g->tests[0]]);
+    if (key) by_body.emplace(key, g);
   }
   std::unordered_map<const Group*, bool> paired;
   for (const Group* g : only_new) {
     const SideTest& first = ns.tests[g->tests[0]];
     GenericDelta d;
     d.generic_id = first.generic_id;
-    d.file = first.file;
+    d.file = FileOf(first.generic_id);
     d.line = first.line;
     d.new_ids = g->tests.size();
     const Group* best = nullptr;
     int best_score = -1;
     auto [lo, hi] = by_body.equal_range(BodyKey(first));
-    for (auto it = lo; !BodyKey(first).empty() && it != hi; ++it) {
+    core::NodeId mine = core::NodeId::Parse(first.generic_id);
+    for (auto it = lo; BodyKey(first) && it != hi; ++it) {
       if (paired[it->second]) continue;
       const SideTest& o = os.tests[it->second->tests[0]];
       if (o.kind != first.kind) continue;
-      int score = (o.file == first.file) * 2 + (o.generic_class == first.generic_class);
+      core::NodeId theirs = core::NodeId::Parse(o.generic_id);
+      int score = (theirs.path == mine.path) * 2 + (theirs.cls == mine.cls);
       if (score > best_score) best = it->second, best_score = score;
     }
     if (best) {
@@ -210,7 +217,7 @@ Delta ComputeDelta(const Side& os, const Side& ns) {
     GenericDelta d;
     d.status = Status::kRemoved;
     d.generic_id = first.generic_id;
-    d.file = first.file;
+    d.file = FileOf(first.generic_id);
     d.line = first.line;
     d.old_ids = g->tests.size();
     AllIds(os, *g, &d.ids_removed);

@@ -2,8 +2,14 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 
 #include "analyzers/python/pytest_rootdir.h"
 #include "analyzers/python/tree_scanner.h"
@@ -31,11 +37,8 @@ bool FromRecord(const object& rec, SideTest& t) {
   if (rec["nodeid"].get_string().get(v) != simdjson::SUCCESS) return false;
   t.nodeid = v;
   t.generic_id = Str(rec, "generic_id");
-  t.file = Str(rec, "file");
-  t.generic_class = Str(rec, "generic_class");
-  t.generic_method = Str(rec, "generic_method");
   t.kind = Str(rec, "kind");
-  t.source_hash = Str(rec, "source_hash");
+  t.source_hash = HashValue(Str(rec, "source_hash"));
   int64_t line;
   if (rec["line_start"].get_int64().get(line) == simdjson::SUCCESS) t.line = static_cast<int>(line);
   object params;
@@ -46,38 +49,38 @@ bool FromRecord(const object& rec, SideTest& t) {
     simdjson::dom::array dtypes;
     if (params["dtypes"].get_array().get(dtypes) == simdjson::SUCCESS)
       for (element d : dtypes)
-        if (d.get_string().get(v) == simdjson::SUCCESS) t.dtypes.emplace_back(v);
+        if (d.get_string().get(v) == simdjson::SUCCESS) {
+          if (!t.dtypes.empty()) t.dtypes += ',';
+          t.dtypes += v;
+        }
   }
   object content;
   if (rec["content"].get_object().get(content) == simdjson::SUCCESS) {
-    t.body = Str(content, "body");
-    t.decorators = Str(content, "decorators");
-    t.setup = Str(content, "setup");
-    t.entry = Str(content, "entry");
-    t.dtypes_hash = Str(content, "dtypes");
+    t.body = HashValue(Str(content, "body"));
+    t.decorators = HashValue(Str(content, "decorators"));
+    t.setup = HashValue(Str(content, "setup"));
+    t.entry = HashValue(Str(content, "entry"));
+    t.dtypes_hash = HashValue(Str(content, "dtypes"));
   }
   return true;
 }
 
-SideTest FromScanned(const python::TestRecord& r, const std::string& file) {
+SideTest FromScanned(const python::TestRecord& r) {
   SideTest t;
   t.nodeid = r.nodeid;
   t.generic_id = r.generic_id;
-  t.file = file;
-  t.generic_class = r.generic_class;
-  t.generic_method = r.generic_method;
   t.kind = r.kind;
   t.device = r.params.device;
   t.op = r.params.op;
   t.module = r.params.module;
-  t.dtypes = r.params.dtypes;
+  for (const auto& d : r.params.dtypes) t.dtypes += (t.dtypes.empty() ? "" : ",") + d;
   t.line = r.line_start;
-  t.source_hash = r.source_hash;
-  t.body = r.content.body;
-  t.decorators = r.content.decorators;
-  t.setup = r.content.setup;
-  t.entry = r.content.entry;
-  t.dtypes_hash = r.content.dtypes;
+  t.source_hash = HashValue(r.source_hash);
+  t.body = HashValue(r.content.body);
+  t.decorators = HashValue(r.content.decorators);
+  t.setup = HashValue(r.content.setup);
+  t.entry = HashValue(r.content.entry);
+  t.dtypes_hash = HashValue(r.content.dtypes);
   return t;
 }
 
@@ -139,7 +142,7 @@ Side ScanHere(const std::string& path, const SideOptions& options) {
     throw core::InputError(path + ": torch python: " + r.snapshot_setup_error);
   side.torch_version = r.torch_version;
   for (const auto& f : r.files) {
-    for (const auto& t : f.tests) side.tests.push_back(FromScanned(t, f.path));
+    for (const auto& t : f.tests) side.tests.push_back(FromScanned(t));
     for (const auto& d : f.diagnostics)
       if (d.severity == py::Diagnostic::Severity::kError || f.incomplete)
         side.problems.push_back(f.path + ":" + std::to_string(d.line) + ": " + d.message);
@@ -153,29 +156,74 @@ Side ScanHere(const std::string& path, const SideOptions& options) {
 
 }  // namespace
 
-std::vector<SideTest> ParseScanRecords(const std::string& text, const std::string& path,
-                                       std::vector<std::string>* problems) {
+uint64_t HashValue(std::string_view digest) {
+  if (digest.empty()) return 0;
+  auto hex = [](std::string_view s, uint64_t* v) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *v, 16);
+    return ec == std::errc() && end == s.data() + s.size();
+  };
+  uint64_t a = 0, b = 0, v;
+  if (digest.size() == 16 && hex(digest, &a))
+    v = a;
+  else if (digest.size() == 32 && hex(digest.substr(0, 16), &a) && hex(digest.substr(16), &b))
+    v = a ^ b;
+  else
+    v = std::hash<std::string_view>()(digest);
+  return v ? v : 1;
+}
+
+std::vector<SideTest> ReadScanFile(const std::string& path, std::vector<std::string>* problems) {
+  std::error_code ec;
+  uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw core::InputError(path + ": cannot read: " + ec.message());
+  if (size > core::kDefaultMaxInputBytes)
+    throw core::InputError(path + ": " + std::to_string(size) + " bytes, over the " +
+                           std::to_string(core::kDefaultMaxInputBytes) + "-byte limit");
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) throw core::InputError(path + ": cannot read: " + std::strerror(errno));
   std::vector<SideTest> out;
   simdjson::dom::parser parser;
-  core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
-    object rec;
-    SideTest t;
-    if (parser.parse(line.text.data(), line.text.size()).get_object().get(rec) ==
-            simdjson::SUCCESS &&
-        FromRecord(rec, t)) {
-      if (t.generic_id.empty())
-        throw core::InputError(path, line.number, "scan record without generic_id");
-      out.push_back(std::move(t));
-      return;
-    }
-    if (line.last_without_newline) {
-      problems->push_back(path + ":" + std::to_string(line.number) +
-                          ": last line cut short, dropped: its tests are missing from this side");
-      return;
-    }
-    throw core::InputError(path, line.number,
-                           "not a scan record (want `testmap scan --format jsonl` output)");
-  });
+  int base = 0;  // lines before the current piece
+  auto parse = [&](std::string_view text) {
+    core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
+      int number = base + line.number;
+      object rec;
+      SideTest t;
+      if (parser.parse(line.text.data(), line.text.size()).get_object().get(rec) ==
+              simdjson::SUCCESS &&
+          FromRecord(rec, t)) {
+        if (t.generic_id.empty())
+          throw core::InputError(path, number, "scan record without generic_id");
+        out.push_back(std::move(t));
+        return;
+      }
+      if (line.last_without_newline) {
+        problems->push_back(path + ":" + std::to_string(number) +
+                            ": last line cut short, dropped: its tests are missing from this side");
+        return;
+      }
+      throw core::InputError(path, number,
+                             "not a scan record (want `testmap scan --format jsonl` output)");
+    });
+  };
+  // Pieces of whole lines: memory stays a few pieces, not the file.
+  constexpr size_t kPiece = size_t{16} << 20;
+  std::string buf;
+  for (;;) {
+    size_t have = buf.size();
+    buf.resize(have + kPiece);
+    size_t n = std::fread(buf.data() + have, 1, kPiece, f.get());
+    buf.resize(have + n);
+    if (n == 0) break;
+    size_t last = buf.rfind('\n');
+    if (last == std::string::npos) continue;
+    std::string_view whole(buf.data(), last + 1);
+    parse(whole);
+    base += static_cast<int>(std::count(whole.begin(), whole.end(), '\n'));
+    buf.erase(0, last + 1);
+  }
+  if (std::ferror(f.get())) throw core::InputError(path + ": read error");
+  if (!buf.empty()) parse(buf);
   return out;
 }
 
@@ -190,7 +238,7 @@ Side ReadSide(const std::string& path, const SideOptions& options) {
     side = ScanHere(path, options);
   } else {
     side.kind = "scan";
-    side.tests = ParseScanRecords(core::ReadInputFile(path), path, &side.problems);
+    side.tests = ReadScanFile(path, &side.problems);
     side.partial = !side.problems.empty();
   }
   side.label = path;

@@ -4,24 +4,31 @@
 // records), or a test tree scanned here against a torch.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace testmap::diff {
 
 // One instantiated test as a side knows it: the scan record's fields the
-// delta and the config effect need.
+// delta and the config effect need, kept small (a side can hold half a
+// million): hashes as numbers, the generic id's parts parsed on demand.
 struct SideTest {
   std::string nodeid, generic_id;
-  std::string file, generic_class, generic_method, kind;
-  std::string device, op, module;
-  std::vector<std::string> dtypes;
+  std::string kind, device, op, module;
+  std::string dtypes;  // params.dtypes joined with ',', in id order
   int line = 0;
-  std::string source_hash;
-  // content.* of the record; empty in records written before content
-  // identities (the delta then compares source_hash only).
-  std::string body, decorators, setup, entry, dtypes_hash;
+  // The record's hex digests as numbers (HashValue); 0 when absent.
+  // Records written before content identities have only source_hash (the
+  // delta then compares that alone).
+  uint64_t source_hash = 0;
+  uint64_t body = 0, decorators = 0, setup = 0, entry = 0, dtypes_hash = 0;
 };
+
+// A hex digest as a number: 16 digits as they are, 32 folded; any other
+// text by a hash of it. Never 0 for a non-empty digest.
+uint64_t HashValue(std::string_view digest);
 
 struct Side {
   std::string label;  // the path as given
@@ -47,10 +54,11 @@ struct SideOptions {
 // Throws core::InputError naming the file and line of bad input.
 Side ReadSide(const std::string& path, const SideOptions& options);
 
-// The records of scan JSONL text (`path` names it in errors). A last line
-// cut short is dropped (core/jsonl_lines.h's rule) and said in `problems`:
-// the side is then partial, since its missing tests would read as removed.
-std::vector<SideTest> ParseScanRecords(const std::string& text, const std::string& path,
-                                       std::vector<std::string>* problems);
+// The records of a scan JSONL file, read in pieces (a side can be
+// gigabytes; core::kDefaultMaxInputBytes bounds it as every input). A last
+// line cut short is dropped (core/jsonl_lines.h's rule) and said in
+// `problems`: the side is then partial, since its missing tests would read
+// as removed. Throws core::InputError naming the file and line.
+std::vector<SideTest> ReadScanFile(const std::string& path, std::vector<std::string>* problems);
 
 }  // namespace testmap::diff

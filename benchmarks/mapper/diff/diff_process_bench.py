@@ -51,7 +51,10 @@ for g in sorted(added):
     if old_bodies.get(body):
         old_bodies[body].pop()
         renamed += 1
-changed = ids_added = ids_removed = ids_changed = 0
+# Ids of added and removed generic tests count as added and removed.
+ids_added = sum(len(new[g]) for g in added)
+ids_removed = sum(len(old[g]) for g in removed)
+changed = ids_changed = 0
 for g in old.keys() & new.keys():
     o, n = old[g], new[g]
     a, r = n.keys() - o.keys(), o.keys() - n.keys()
