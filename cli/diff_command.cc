@@ -33,14 +33,15 @@ int RunDiffCommand(DiffArgs& a) {
                                                     : diff::DiffFormat::kTable;
   diff::RenderDiff(r, format, std::cout);
   for (const diff::Side* s : {&r.old_side, &r.new_side})
-    for (const auto& p : s->problems) std::cerr << "testmap diff: " << s->label << ": " << p << "\n";
+    for (const auto& p : s->problems)
+      std::cerr << "testmap diff: " << s->label << ": " << p << "\n";
   if (r.partial()) {
     std::cerr << "testmap diff: partial answer: a side is missing tests (see above); "
                  "their absence reads as added or removed\n";
     return kExitBadInput;
   }
   return format == diff::DiffFormat::kNodeids && r.delta.counts.retrace == 0 ? kExitNoTests
-                                                                              : kExitAnswer;
+                                                                             : kExitAnswer;
 }
 
 }  // namespace

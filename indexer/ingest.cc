@@ -21,10 +21,10 @@
 #include "core/node_id.h"
 #include "core/read_file.h"
 #include "core/trace_reader.h"
-#include "indexer/torch_logs_input.h"
 #include "indexer/backend_input.h"
 #include "indexer/index_backends.h"
 #include "indexer/scan_supersede.h"
+#include "indexer/torch_logs_input.h"
 #include "timings/timing_file_reader.h"
 
 namespace testmap::indexer {

@@ -82,7 +82,8 @@ std::string SupersedingRecord(const IndexStore& store, const ScannedTest& t, boo
   return WithFields(t.record_json, runs, false);
 }
 
-size_t RetireAbsentTests(const IndexStore& store, const std::vector<std::vector<ScannedTest>>& scans,
+size_t RetireAbsentTests(const IndexStore& store,
+                         const std::vector<std::vector<ScannedTest>>& scans,
                          const std::unordered_set<std::string>& scanned, IndexBatch& batch) {
   std::map<std::string, std::set<std::string>> devices;  // file -> devices its scan covers
   for (const auto& scan : scans)

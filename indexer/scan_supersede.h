@@ -30,7 +30,8 @@ std::string SupersedingRecord(const IndexStore& store, const ScannedTest& t, boo
 
 // Puts `removed` records for stored scanned tests of the scans' files, on
 // the scans' devices, that the scans lack. Returns how many.
-size_t RetireAbsentTests(const IndexStore& store, const std::vector<std::vector<ScannedTest>>& scans,
+size_t RetireAbsentTests(const IndexStore& store,
+                         const std::vector<std::vector<ScannedTest>>& scans,
                          const std::unordered_set<std::string>& scanned, IndexBatch& batch);
 
 }  // namespace testmap::indexer

@@ -19,6 +19,18 @@ std::string DeviceSpec::class_suffix() const {
   return s;
 }
 
+std::vector<DeviceSpec> ParseDeviceSpecs(const std::vector<std::string>& devices) {
+  std::vector<DeviceSpec> out;
+  for (const auto& d : devices) {
+    size_t colon = d.find(':');
+    if (colon != std::string::npos)
+      out.push_back({d.substr(0, colon), d.substr(colon + 1)});
+    else
+      out.push_back({d, d});
+  }
+  return out;
+}
+
 namespace {
 
 bool StartsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }

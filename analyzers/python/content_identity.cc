@@ -18,7 +18,7 @@ bool IsWordChar(char c) {
 // or not (unittest's and pytest's hooks).
 bool IsSetupHook(std::string_view name) {
   static constexpr std::string_view kHooks[] = {
-      "setUp",        "tearDown",       "setUpClass",      "tearDownClass", "setup_method",
+      "setUp",           "tearDown",    "setUpClass",     "tearDownClass", "setup_method",
       "teardown_method", "setup_class", "teardown_class", "_setUp",        "_tearDown"};
   return std::find(std::begin(kHooks), std::end(kHooks), name) != std::end(kHooks);
 }
@@ -159,7 +159,8 @@ void SourceIdentities::Describe(const FunctionDef& fn, const ClassDef* owner, Te
     // renamed test keeps its body hash.
     TSNode params = Field(fn.def, "parameters");
     std::string_view def = m_.Text(fn.def);
-    size_t from = ts_node_is_null(params) ? 0 : ts_node_start_byte(params) - ts_node_start_byte(fn.def);
+    size_t from =
+        ts_node_is_null(params) ? 0 : ts_node_start_byte(params) - ts_node_start_byte(fn.def);
     p.normalized_body = NormalizeSource(def.substr(from));
     p.body = core::ShortHexDigest(p.normalized_body);
     p.decorators = core::ShortHexDigest(decorators);
@@ -173,8 +174,8 @@ void SourceIdentities::Describe(const FunctionDef& fn, const ClassDef* owner, Te
   r.content.setup = p.setup;
 }
 
-void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
-                     TestRecord& r) {
+void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
+                     const torch_snapshot::OpInfoEntry& op, TestRecord& r) {
   r.content.entry = EntryHash(snap, op.entry, r);
   r.content.dtypes = DtypesHash(snap.OpDtypes(op, r.params.device, false),
                                 snap.OpDtypes(op, r.params.device, true));

@@ -48,7 +48,7 @@ class SourceIdentities {
     std::string normalized_body;
   };
   struct ClassParts {
-    std::string fixed;                         // attributes, decorators, setUp...: normalized
+    std::string fixed;                           // attributes, decorators, setUp...: normalized
     std::map<std::string, std::string> helpers;  // other non-test methods: name -> normalized
   };
   const ClassParts& Class(const ClassDef& c);
@@ -65,8 +65,8 @@ class SourceIdentities {
 // @modules test over `module`), from the snapshot: the entry lines that
 // apply to r's generic class and method, device and dtype (as
 // DecorateInfo.is_active decides, active_if included).
-void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
-                     TestRecord& r);
+void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
+                     const torch_snapshot::OpInfoEntry& op, TestRecord& r);
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,
                          const torch_snapshot::ModuleInfoEntry& module, TestRecord& r);
 

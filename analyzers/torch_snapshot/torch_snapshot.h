@@ -56,7 +56,7 @@ struct OpInfoEntry {
   int cls = -1;          // index into TorchSnapshot::op_classes
   std::string attr_row;  // attribute values, encoded; see TorchSnapshot::OpAttribute
   mutable std::vector<PlainValue> attrs;  // decoded: aligned with op_attr_names
-  std::string entry;  // indices into TorchSnapshot::entry_lines; see EntryLines
+  std::string entry;                      // indices into TorchSnapshot::entry_lines; see EntryLines
 };
 
 struct ModuleInfoEntry {

@@ -8,7 +8,6 @@
 #include <unordered_set>
 
 #include "core/node_id.h"
-
 #include "mapper/config/config_rules.h"
 #include "mapper/diff/unified_diff.h"
 

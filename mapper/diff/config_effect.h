@@ -25,11 +25,11 @@
 namespace testmap::diff {
 
 struct StaleName {
-  std::string name;       // as written
+  std::string name;  // as written
   config::Mark mark;
-  std::string file_path;  // the file entry's path
+  std::string file_path;                  // the file entry's path
   std::vector<std::string> old_generics;  // what it matched on the old side
-  std::string renamed_to;  // `Class::method`, when the one test it named was renamed
+  std::string renamed_to;                 // `Class::method`, when the one test it named was renamed
   bool pattern = false;
 };
 

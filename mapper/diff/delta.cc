@@ -228,8 +228,8 @@ Delta ComputeDelta(const Side& os, const Side& ns) {
     if (d.status == Status::kAdded || d.status == Status::kRenamed) {
       d.retrace = d.ids_added;
     } else if (d.status == Status::kChanged && d.retrace.empty()) {
-      std::merge(d.ids_added.begin(), d.ids_added.end(), d.ids_changed.begin(),
-                 d.ids_changed.end(), std::back_inserter(d.retrace));
+      std::merge(d.ids_added.begin(), d.ids_added.end(), d.ids_changed.begin(), d.ids_changed.end(),
+                 std::back_inserter(d.retrace));
     }
     DeltaCounts& c = delta.counts;
     c.added += d.status == Status::kAdded;
@@ -241,8 +241,9 @@ Delta ComputeDelta(const Side& os, const Side& ns) {
     c.ids_changed += d.ids_changed.size();
     c.retrace += d.retrace.size();
   }
-  std::sort(delta.generics.begin(), delta.generics.end(),
-            [](const GenericDelta& a, const GenericDelta& b) { return a.generic_id < b.generic_id; });
+  std::sort(
+      delta.generics.begin(), delta.generics.end(),
+      [](const GenericDelta& a, const GenericDelta& b) { return a.generic_id < b.generic_id; });
   delta.counts.old_ids = os.tests.size();
   delta.counts.new_ids = ns.tests.size();
   return delta;

@@ -11,7 +11,7 @@ namespace {
 using nlohmann::ordered_json;
 
 ordered_json SideJson(const Side& s) {
-  return {{"path", s.label},     {"kind", s.kind},       {"torch_version", s.torch_version},
+  return {{"path", s.label},       {"kind", s.kind},       {"torch_version", s.torch_version},
           {"ids", s.tests.size()}, {"partial", s.partial}, {"seconds", s.seconds}};
 }
 
@@ -31,11 +31,16 @@ ordered_json GenericJson(const GenericDelta& d) {
 }
 
 ordered_json CountsJson(const DeltaCounts& c) {
-  return {{"added", c.added},         {"removed", c.removed},
-          {"renamed", c.renamed},     {"changed", c.changed},
-          {"unchanged", c.unchanged}, {"ids_added", c.ids_added},
-          {"ids_removed", c.ids_removed}, {"ids_changed", c.ids_changed},
-          {"retrace", c.retrace},     {"old_ids", c.old_ids},
+  return {{"added", c.added},
+          {"removed", c.removed},
+          {"renamed", c.renamed},
+          {"changed", c.changed},
+          {"unchanged", c.unchanged},
+          {"ids_added", c.ids_added},
+          {"ids_removed", c.ids_removed},
+          {"ids_changed", c.ids_changed},
+          {"retrace", c.retrace},
+          {"old_ids", c.old_ids},
           {"new_ids", c.new_ids}};
 }
 

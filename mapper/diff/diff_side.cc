@@ -124,14 +124,7 @@ Side ScanHere(const std::string& path, const SideOptions& options) {
   py::TreeScanOptions o;
   o.paths = setup.paths;
   o.rootdir = setup.rootdir;
-  o.collect.devices.clear();
-  for (const auto& d : options.devices) {
-    size_t colon = d.find(':');
-    if (colon != std::string::npos)
-      o.collect.devices.push_back({d.substr(0, colon), d.substr(colon + 1)});
-    else
-      o.collect.devices.push_back({d, d});
-  }
+  o.collect.devices = py::ParseDeviceSpecs(options.devices);
   o.snapshot_file = options.snapshot;
   o.torch_python = options.torch_python;
   if (o.snapshot_file.empty() && o.torch_python.empty())
@@ -242,8 +235,7 @@ Side ReadSide(const std::string& path, const SideOptions& options) {
     side.partial = !side.problems.empty();
   }
   side.label = path;
-  side.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  side.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return side;
 }
 

@@ -31,8 +31,8 @@ struct SideTest {
 uint64_t HashValue(std::string_view digest);
 
 struct Side {
-  std::string label;  // the path as given
-  std::string kind;   // scan | index | tree
+  std::string label;          // the path as given
+  std::string kind;           // scan | index | tree
   std::string torch_version;  // of the snapshot a tree was scanned with ("" when unknown)
   std::vector<SideTest> tests;
   // A tree whose scan was partial (files skipped, tests that could not be
@@ -43,9 +43,9 @@ struct Side {
 };
 
 struct SideOptions {
-  std::string torch_python;  // for a tree: whose torch's OpInfos expand @ops
-  std::string snapshot;      // for a tree: a snapshot file instead
-  std::string cache_dir;     // for a tree: scan cache and snapshots ("" no cache)
+  std::string torch_python;                 // for a tree: whose torch's OpInfos expand @ops
+  std::string snapshot;                     // for a tree: a snapshot file instead
+  std::string cache_dir;                    // for a tree: scan cache and snapshots ("" no cache)
   std::vector<std::string> devices{"cpu"};  // as `scan --device`
 };
 

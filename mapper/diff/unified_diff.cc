@@ -55,8 +55,8 @@ std::string UnifiedDiff(const std::string& path, const std::vector<std::string>&
     if (out.empty()) out = "--- a/" + path + "\n+++ b/" + path + "\n";
     size_t new_start = begin + 1 - deleted_before[begin];
     out += "@@ -" + std::to_string(begin + 1) + "," + std::to_string(old_count) + " +" +
-           std::to_string(new_count ? new_start : new_start - 1) + "," +
-           std::to_string(new_count) + " @@\n" + body;
+           std::to_string(new_count ? new_start : new_start - 1) + "," + std::to_string(new_count) +
+           " @@\n" + body;
     i = end;
   }
   return out;

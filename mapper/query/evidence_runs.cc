@@ -16,7 +16,8 @@ std::vector<long> Release(const std::string& v, std::string* rest) {
   size_t i = 0;
   while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
     long n = 0;
-    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) n = n * 10 + (v[i++] - '0');
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i])))
+      n = n * 10 + (v[i++] - '0');
     parts.push_back(n);
     if (i < v.size() && v[i] == '.') ++i;
   }
@@ -49,9 +50,9 @@ EvidenceRuns::EvidenceRuns(const indexer::IndexReader& index, const std::string&
     std::vector<std::string> known(versions.begin(), versions.end());
     std::string have;
     for (const auto& v : known) have += (have.empty() ? "" : ", ") + (v.empty() ? "(none)" : v);
-    throw core::UnknownNameError("torch version", torch_, core::ClosestNames(torch_, known),
-                                 "no run in the index was traced on torch " + torch_ +
-                                     " (its runs are on: " + have + ")");
+    throw core::UnknownNameError(
+        "torch version", torch_, core::ClosestNames(torch_, known),
+        "no run in the index was traced on torch " + torch_ + " (its runs are on: " + have + ")");
   }
   active_ = versions.size() > 1 || !torch_.empty() ||
             index.store().Get(indexer::Cf::kDefault, indexer::kSupersededKey).has_value();

@@ -25,8 +25,9 @@ const std::string kNew = SourcePath("examples/diff/new");
 const std::string kFile = "test_upgrade.py::";
 
 CommandResult DiffTrees(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"diff",           kOld, kNew, "--old-torch-python",
-                                   TESTMAP_PYTHON, "--new-torch-python", TESTMAP_PYTHON};
+  std::vector<std::string> args = {
+      "diff",        kOld, kNew, "--old-torch-python", TESTMAP_PYTHON, "--new-torch-python",
+      TESTMAP_PYTHON};
   args.insert(args.end(), extra.begin(), extra.end());
   return Testmap(args);
 }
@@ -85,9 +86,9 @@ TEST(DiffExamples, TreePairGivesTheStatedDelta) {
 
   // Not changed: formatting and comments only, the same source, the same
   // torch.
-  for (const char* same : {"TestArith::test_formatting_only", "TestArith::test_unchanged",
-                           "TestArith::test_op_entry", "TestHelpers::test_no_helper",
-                           "test_pytest_style"})
+  for (const char* same :
+       {"TestArith::test_formatting_only", "TestArith::test_unchanged", "TestArith::test_op_entry",
+        "TestHelpers::test_no_helper", "test_pytest_style"})
     EXPECT_EQ(g.count(kFile + same), 0u) << same;
   EXPECT_EQ(g.size(), 8u);
   const json& c = answer.at("counts");
@@ -134,8 +135,8 @@ TEST(DiffExamples, IdsAddedAndRemovedAreWhatPytestCollects) {
 TEST(DiffExamples, ScanFilesGiveTheSameDeltaAndNodeidsListTheRetrace) {
   TempDir dir;
   for (const auto& [side, tree] : {std::pair{"old", kOld}, std::pair{"new", kNew}}) {
-    CommandResult s = Testmap({"scan", ".", "--torch-python", TESTMAP_PYTHON, "--format", "jsonl"},
-                              tree);
+    CommandResult s =
+        Testmap({"scan", ".", "--torch-python", TESTMAP_PYTHON, "--format", "jsonl"}, tree);
     ASSERT_EQ(s.rc, 0) << s.err;
     dir.Write(std::string(side) + ".jsonl", s.out);
   }
@@ -171,8 +172,8 @@ TEST(DiffExamples, ScanFilesGiveTheSameDeltaAndNodeidsListTheRetrace) {
 // with a DecorateInfo added to `mul` for this test and int64 dropped from
 // its CPU dtypes (as an upgrade's OpInfo edits do).
 TEST(DiffExamples, OpInfoEntryAndDtypesChangesShowWithTheSameSource) {
-  std::string real = torch_snapshot::EnsureTorchSnapshot(TESTMAP_PYTHON,
-                                                         torch_snapshot::DefaultCacheDir());
+  std::string real =
+      torch_snapshot::EnsureTorchSnapshot(TESTMAP_PYTHON, torch_snapshot::DefaultCacheDir());
   json snap = json::parse(ReadFile(real));
   std::vector<std::string> names = snap.at("dtype_names");
   int int64 = static_cast<int>(std::find(names.begin(), names.end(), "int64") - names.begin());
@@ -180,7 +181,8 @@ TEST(DiffExamples, OpInfoEntryAndDtypesChangesShowWithTheSameSource) {
   for (auto& op : snap.at("ops")) {
     if (op.at("name") != "mul" || op.at("variant_test_name") != "") continue;
     auto& lines = snap.at("entry_lines");
-    lines.push_back("decorate\tTestArith\ttest_op_entry\tcpu\tfloat32\tT\tunittest.case.expectedFailure");
+    lines.push_back(
+        "decorate\tTestArith\ttest_op_entry\tcpu\tfloat32\tT\tunittest.case.expectedFailure");
     std::string entry = op.at("entry");
     op["entry"] = entry + (entry.empty() ? "" : " ") + std::to_string(lines.size() - 1);
     op.at("dtypes")[0] = op.at("dtypes")[0].get<uint64_t>() & ~(uint64_t{1} << int64);
@@ -189,8 +191,8 @@ TEST(DiffExamples, OpInfoEntryAndDtypesChangesShowWithTheSameSource) {
   ASSERT_TRUE(edited);
   TempDir dir;
   std::string changed = dir.Write("snapshot.json", snap.dump());
-  CommandResult r = Testmap({"diff", kOld, kOld, "--old-snapshot", real, "--new-snapshot", changed,
-                             "--format", "json"});
+  CommandResult r = Testmap(
+      {"diff", kOld, kOld, "--old-snapshot", real, "--new-snapshot", changed, "--format", "json"});
   ASSERT_EQ(r.rc, 0) << r.err;
   auto g = ByGeneric(json::parse(r.out));
   ASSERT_EQ(g.size(), 1u) << r.out;
@@ -241,8 +243,8 @@ TEST(DiffExamples, ConfigEffectAndPatch) {
 }
 
 TEST(DiffBadInput, NamesFileAndLineAndExitsOne) {
-  std::string bad = WriteTempFile("bad.jsonl",
-                                  "{\"nodeid\":\"a.py::t\",\"generic_id\":\"a.py::t\"}\nnot json\n");
+  std::string bad =
+      WriteTempFile("bad.jsonl", "{\"nodeid\":\"a.py::t\",\"generic_id\":\"a.py::t\"}\nnot json\n");
   CommandResult r = Testmap({"diff", bad, bad});
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("bad.jsonl:2:"), std::string::npos) << r.err;
@@ -257,8 +259,7 @@ TEST(DiffBadInput, NamesFileAndLineAndExitsOne) {
       "cut.jsonl", "{\"nodeid\":\"a.py::t\",\"generic_id\":\"a.py::t\"}\n{\"nodeid\":\"a.p");
   CommandResult partial = Testmap({"diff", cut, cut, "--format", "json"});
   EXPECT_EQ(partial.rc, 1);
-  EXPECT_NE(partial.err.find("cut.jsonl:2: last line cut short"), std::string::npos)
-      << partial.err;
+  EXPECT_NE(partial.err.find("cut.jsonl:2: last line cut short"), std::string::npos) << partial.err;
 
   CommandResult usage = Testmap({"diff", cut});
   EXPECT_EQ(usage.rc, 2);

@@ -30,8 +30,8 @@ std::string Scan(const std::string& tree, const TempDir& dir, const std::string&
 // `testmap trace` of `ids` (the whole tree when empty) run in `tree`.
 std::string Trace(const std::string& tree, const std::string& out,
                   const std::vector<std::string>& ids) {
-  std::vector<std::string> args = {"trace", "--out", out, "--", "pytest", "-q", "-p",
-                                   "no:cacheprovider"};
+  std::vector<std::string> args = {"trace",  "--out", out,  "--",
+                                   "pytest", "-q",    "-p", "no:cacheprovider"};
   if (ids.empty()) args.push_back(".");
   args.insert(args.end(), ids.begin(), ids.end());
   CommandResult r = Testmap(args, tree);
@@ -58,8 +58,8 @@ std::set<std::string> Ops(const std::string& index) {
 // What `query --op OP --role all` answers, without run ids and timings
 // (which differ between any two runs).
 json Answer(const std::string& index, const std::string& op) {
-  CommandResult r = Testmap({"query", "--index", index, "--op", op, "--role", "all", "--format",
-                             "json"});
+  CommandResult r =
+      Testmap({"query", "--index", index, "--op", op, "--role", "all", "--format", "json"});
   if (r.rc == 3) return json::array();  // unknown in this index: no test runs it
   EXPECT_EQ(r.rc, 0) << index << " " << op << ": " << r.err;
   if (r.rc != 0) return json::array();
@@ -120,11 +120,11 @@ TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetraceAndTorchVersionsAnswerApa
   std::string v13 = shard.substr(at + torch.size(), end - at - torch.size());
   shard.replace(at + torch.size(), end - at - torch.size(), "2.14.1");
   std::string versions = (dir.path() / "versions").string();
-  Ingest(versions, {new_scan, (dir.path() / "t-old").string(),
-                    dir.Write("t-214/trace-main.jsonl", shard)});
+  Ingest(versions,
+         {new_scan, (dir.path() / "t-old").string(), dir.Write("t-214/trace-main.jsonl", shard)});
   auto ids_of = [&](const std::string& op, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"query", "--index", versions, "--op", op, "--format",
-                                     "nodeids"};
+    std::vector<std::string> args = {"query", "--index",  versions, "--op",
+                                     op,      "--format", "nodeids"};
     args.insert(args.end(), extra.begin(), extra.end());
     CommandResult r = Testmap(args);
     std::set<std::string> ids;
