@@ -339,12 +339,12 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     ++summary.edges;
   };
   std::unordered_set<std::string> scanned;
-  bool superseded = false;  // a rescan retired runs (scan_supersede.h)
+  // Records, with the runs a rescan retires (scan_supersede.h).
+  if (PutScannedRecords(store, inputs.scans, batch)) batch.Put(Cf::kDefault, kSupersededKey, "1");
   for (const auto& scan : inputs.scans) {
     for (const auto& t : scan) {
       scanned.insert(t.nodeid);
       ++summary.scanned_tests;
-      batch.Put(Cf::kTests, t.nodeid, SupersedingRecord(store, t, &superseded));
       if (!t.generic_id.empty()) batch.Put(Cf::kGeneric, JoinKey({t.generic_id, t.nodeid}), "");
       if (!t.static_packet.empty()) {
         add_edge(t.static_packet, kStaticOverload, t.nodeid, kStaticRunId,
@@ -353,9 +353,6 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       }
     }
   }
-  if (!inputs.scans.empty() && RetireAbsentTests(store, inputs.scans, scanned, batch))
-    superseded = true;
-  if (superseded) batch.Put(Cf::kDefault, kSupersededKey, "1");
   std::unordered_set<std::string> minimal_done, traced;
   for (const auto& trace : inputs.traces) {
     for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);

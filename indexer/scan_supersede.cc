@@ -67,54 +67,67 @@ std::string WithFields(std::string json, const std::set<std::string>& retired, b
 
 }  // namespace
 
-std::string SupersedingRecord(const IndexStore& store, const ScannedTest& t, bool* retired) {
-  std::optional<std::string> stored = store.Get(Cf::kTests, t.nodeid);
-  if (!stored) return t.record_json;
-  Identity before = ReadIdentity(*stored), now = ReadIdentity(t.record_json);
-  if (!before.scanned || !now.scanned) return t.record_json;
-  std::set<std::string> runs = before.retired;
-  if (before.removed || before.content != now.content || before.source_hash != now.source_hash) {
-    for (const auto& r : RunsOf(store, t.nodeid))
-      if (r != kStaticRunId) runs.insert(r);
-  }
-  if (runs.empty()) return t.record_json;
-  *retired = *retired || runs.size() > before.retired.size();
-  return WithFields(t.record_json, runs, false);
-}
-
-size_t RetireAbsentTests(const IndexStore& store,
-                         const std::vector<std::vector<ScannedTest>>& scans,
-                         const std::unordered_set<std::string>& scanned, IndexBatch& batch) {
-  std::map<std::string, std::set<std::string>> devices;  // file -> devices its scan covers
+bool PutScannedRecords(const IndexStore& store, const std::vector<std::vector<ScannedTest>>& scans,
+                       IndexBatch& batch) {
+  // file -> its scanned tests (the last scan of a node id wins), and the
+  // devices its scans cover.
+  struct File {
+    std::map<std::string_view, const ScannedTest*> tests;
+    std::set<std::string> devices;
+  };
+  std::map<std::string_view, File> files;
   for (const auto& scan : scans)
-    for (const auto& t : scan) devices[core::NodeId::Parse(t.nodeid).path].insert(t.device);
-  size_t n = 0;
-  for (const auto& [file, covered] : devices) {
-    std::vector<std::pair<std::string, std::string>> absent;
-    store.Scan(Cf::kTests, file + "::", [&](std::string_view k, std::string_view v) {
-      std::string nodeid(k);
-      if (!scanned.count(nodeid) && v.find("\"origin\":\"scan\"") != std::string_view::npos)
-        absent.emplace_back(std::move(nodeid), std::string(v));
+    for (const auto& t : scan) {
+      std::string_view id = t.nodeid;
+      File& f = files[id.substr(0, id.find("::"))];
+      f.tests[id] = &t;
+      f.devices.insert(t.device);
+    }
+  bool retired = false;
+  for (const auto& [file, f] : files) {
+    std::map<std::string, std::string> stored;
+    store.Scan(Cf::kTests, std::string(file) + "::", [&](std::string_view k, std::string_view v) {
+      stored.emplace(k, v);
       return true;
     });
+    for (const auto& [id, t] : f.tests) {
+      auto it = stored.find(std::string(id));
+      // New, or the common rescan (the same record, nothing retired).
+      if (it == stored.end() || it->second == t->record_json) {
+        batch.Put(Cf::kTests, t->nodeid, t->record_json);
+        continue;
+      }
+      Identity before = ReadIdentity(it->second), now = ReadIdentity(t->record_json);
+      std::set<std::string> runs = before.retired;
+      if (before.scanned && now.scanned &&
+          (before.removed || before.content != now.content ||
+           before.source_hash != now.source_hash))
+        for (const auto& r : RunsOf(store, t->nodeid))
+          if (r != kStaticRunId) runs.insert(r);
+      retired = retired || runs.size() > before.retired.size();
+      batch.Put(Cf::kTests, t->nodeid,
+                runs.empty() ? t->record_json : WithFields(t->record_json, runs, false));
+    }
+    // Stored scanned tests this file's scans no longer have.
     simdjson::dom::parser parser;
-    for (auto& [nodeid, json] : absent) {
+    for (const auto& [nodeid, json] : stored) {
+      if (f.tests.count(nodeid) || json.find("\"origin\":\"scan\"") == std::string::npos) continue;
       Identity id = ReadIdentity(json);
       if (!id.scanned || id.removed) continue;
       simdjson::dom::object rec;
       std::string_view device;
       if (parser.parse(json).get_object().get(rec) != simdjson::SUCCESS ||
           rec["params"]["device"].get_string().get(device) != simdjson::SUCCESS ||
-          !covered.count(std::string(device)))
+          !f.devices.count(std::string(device)))
         continue;
       std::set<std::string> runs = id.retired;
       for (const auto& r : RunsOf(store, nodeid)) runs.insert(r);
       runs.insert(kStaticRunId);
       batch.Put(Cf::kTests, nodeid, WithFields(json, runs, true));
-      ++n;
+      retired = true;
     }
   }
-  return n;
+  return retired;
 }
 
 }  // namespace testmap::indexer

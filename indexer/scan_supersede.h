@@ -10,7 +10,6 @@
 #pragma once
 
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "indexer/index_batch.h"
@@ -23,15 +22,13 @@ namespace testmap::indexer {
 // readers skip the per-test lookups while it is absent.
 inline constexpr char kSupersededKey[] = "superseded";
 
-// The record to store for `t`: its scan record, plus `retired_runs` (the
-// runs the test had, and those it had retired) when its content changed.
-// Sets *retired when it retires any run.
-std::string SupersedingRecord(const IndexStore& store, const ScannedTest& t, bool* retired);
-
-// Puts `removed` records for stored scanned tests of the scans' files, on
-// the scans' devices, that the scans lack. Returns how many.
-size_t RetireAbsentTests(const IndexStore& store,
-                         const std::vector<std::vector<ScannedTest>>& scans,
-                         const std::unordered_set<std::string>& scanned, IndexBatch& batch);
+// Puts the record of every scanned test into `batch`: its scan record,
+// plus `retired_runs` (the runs the test had, and those it had retired)
+// when its content changed; and `removed` records for stored scanned tests
+// of the scans' files, on the scans' devices, that the scans lack. Reads
+// each scanned file's stored records once. Returns whether any run was
+// retired.
+bool PutScannedRecords(const IndexStore& store, const std::vector<std::vector<ScannedTest>>& scans,
+                       IndexBatch& batch);
 
 }  // namespace testmap::indexer
