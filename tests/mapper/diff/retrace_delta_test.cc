@@ -85,6 +85,10 @@ TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetraceAndTorchVersionsAnswerApa
   std::string updated = (dir.path() / "updated").string();
   Ingest(updated, {old_scan, Trace(kOld, (dir.path() / "t-old").string(), {})});
   Ingest(updated, {new_scan, Trace(kNew, (dir.path() / "t-delta").string(), ids)});
+  // The index now holds the new version (tests a rescan removed left out):
+  // as a diff side it equals the new scan, with nothing to re-trace.
+  CommandResult same = Testmap({"diff", updated, new_scan, "--format", "nodeids"});
+  EXPECT_EQ(same.rc, 4) << same.out << same.err;
   std::string fresh = (dir.path() / "fresh").string();
   Ingest(fresh, {new_scan, Trace(kNew, (dir.path() / "t-new").string(), {})});
 
