@@ -6,6 +6,7 @@
 // `testmap trace` (pytest with the LibTorch recorder) on examples/diff.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -82,15 +83,22 @@ TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetraceAndTorchVersionsAnswerApa
   std::vector<std::string> ids = Lines(delta.out);
   ASSERT_EQ(ids.size(), 8u) << delta.out;
 
+  // The three traces are independent: run them at once (each spends much
+  // of its time importing torch).
+  auto t_old = std::async(std::launch::async,
+                          [&] { return Trace(kOld, (dir.path() / "t-old").string(), {}); });
+  auto t_new = std::async(std::launch::async,
+                          [&] { return Trace(kNew, (dir.path() / "t-new").string(), {}); });
+  std::string t_delta = Trace(kNew, (dir.path() / "t-delta").string(), ids);
   std::string updated = (dir.path() / "updated").string();
-  Ingest(updated, {old_scan, Trace(kOld, (dir.path() / "t-old").string(), {})});
-  Ingest(updated, {new_scan, Trace(kNew, (dir.path() / "t-delta").string(), ids)});
+  Ingest(updated, {old_scan, t_old.get()});
+  Ingest(updated, {new_scan, t_delta});
   // The index now holds the new version (tests a rescan removed left out):
   // as a diff side it equals the new scan, with nothing to re-trace.
   CommandResult same = Testmap({"diff", updated, new_scan, "--format", "nodeids"});
   EXPECT_EQ(same.rc, 4) << same.out << same.err;
   std::string fresh = (dir.path() / "fresh").string();
-  Ingest(fresh, {new_scan, Trace(kNew, (dir.path() / "t-new").string(), {})});
+  Ingest(fresh, {new_scan, t_new.get()});
 
   std::set<std::string> ops = Ops(fresh), old_ops = Ops(updated);
   ops.insert(old_ops.begin(), old_ops.end());
