@@ -89,6 +89,8 @@ const EvidenceRuns::TestRuns& EvidenceRuns::For(const std::string& nodeid) {
   return t;
 }
 
+bool EvidenceRuns::KeepTest(const std::string& nodeid) { return !active_ || !For(nodeid).removed; }
+
 bool EvidenceRuns::Keep(const std::string& nodeid, const std::string& run) {
   if (!active_) return true;
   const TestRuns& t = For(nodeid);

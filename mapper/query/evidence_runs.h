@@ -24,7 +24,13 @@ class EvidenceRuns {
   // when `torch` names a version no run has.
   EvidenceRuns(const indexer::IndexReader& index, const std::string& torch);
 
+  // Whether the evidence of `run` counts for `nodeid`.
   bool Keep(const std::string& nodeid, const std::string& run);
+  // Whether `nodeid` is still a test (a rescan did not remove it).
+  bool KeepTest(const std::string& nodeid);
+  // Whether Keep() or KeepTest() can ever say no: callers over millions of
+  // edges skip the calls when not.
+  bool filters() const { return active_; }
 
  private:
   struct TestRuns {

@@ -110,6 +110,21 @@ TEST(RetraceDelta, DeltaPlusIngestAnswersAsAFullRetraceAndTorchVersionsAnswerApa
     compared += want.size();
   }
   EXPECT_GT(compared, 20u);
+  // Admission reads the same evidence: a rescan's retired runs and removed
+  // tests leave it as they leave query.
+  std::vector<std::string> admit = {"admit", "--ops"};
+  for (const auto& op : ops)
+    if (!op.starts_with("aten::mul")) admit.push_back(op);
+  for (const char* state : {"admitted", "blocked"}) {
+    std::vector<std::string> args = admit;
+    args.insert(args.end(), {"--state", state, "--format", "nodeids", "--index"});
+    std::vector<std::string> on_fresh = args, on_updated = args;
+    on_fresh.push_back(fresh);
+    on_updated.push_back(updated);
+    CommandResult want = Testmap(on_fresh), got = Testmap(on_updated);
+    EXPECT_EQ(Lines(got.out), Lines(want.out)) << state << ": " << got.err << want.err;
+    EXPECT_FALSE(Lines(want.out).empty()) << state;
+  }
   // What the delta changed is really there: the old body's add and the
   // removed test's ops are gone, the new body's mul is in.
   json add = Answer(updated, "aten::add");
