@@ -315,11 +315,12 @@ void CreateIndex(const std::string& dir) {
 // strictly increasing keys: unless the batch says its puts are already in
 // order (and they are), they are sorted on (key, insertion order) and only
 // the last put of a key is written (a later record of the same test wins).
-rocksdb::Status WriteSortedSst(const IndexBatch& batch, int cf_index, const std::string& path,
-                               const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf) {
-  const auto& entries = batch.entries(cf_index);
+rocksdb::Status WriteSortedSst(const std::vector<IndexBatch::Entry>& entries, bool presorted,
+                               const std::function<void(const IndexBatch::Sink&)>& producer,
+                               const std::string& path, const rocksdb::Options& options,
+                               rocksdb::ColumnFamilyHandle* cf) {
   std::vector<std::pair<std::string_view, uint32_t>> order;
-  bool in_order = batch.presorted(cf_index);
+  bool in_order = presorted;
   for (size_t i = 1; in_order && i < entries.size(); ++i)
     in_order = entries[i - 1].key < entries[i].key;
   if (!in_order) {
@@ -329,7 +330,7 @@ rocksdb::Status WriteSortedSst(const IndexBatch& batch, int cf_index, const std:
   }
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, cf);
   auto s = writer.Open(path);
-  if (const auto& producer = batch.producer(cf_index)) {
+  if (producer) {
     std::string last;
     bool first = true;
     producer([&](std::string_view key, std::string_view value) {
@@ -365,24 +366,35 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   rocksdb::Options options = BaseOptions(mode_);
+  // A batch that does not keep the counters blanks them (index_store.h).
+  constexpr int kDefaultCf = static_cast<int>(Cf::kDefault);
+  std::vector<IndexBatch::Entry> defaults = batch.entries(kDefaultCf);
+  bool keeps_counters = static_cast<bool>(batch.producer(kDefaultCf));
+  for (const auto& e : defaults) keeps_counters |= e.key == kCountersKey;
+  if (!keeps_counters) defaults.push_back({kCountersKey, ""});
   std::vector<rocksdb::IngestExternalFileArg> args;
   std::vector<rocksdb::Status> status(kCfCount);
   // One thread per column family: the two edge directions are the bulk and
-  // sort independently.
-  std::vector<std::thread> writers;
-  for (int c = 0; c < kCfCount; ++c) {
-    if (batch.entries(c).empty() && !batch.producer(c)) continue;
-    std::string path = tmp + "/" + CfName(static_cast<Cf>(c)) + ".sst";
-    writers.emplace_back(
-        [&, c, path] { status[c] = WriteSortedSst(batch, c, path, options, handles_[c]); });
-    rocksdb::IngestExternalFileArg arg;
-    arg.column_family = handles_[c];
-    arg.external_files = {path};
-    arg.options.move_files = true;
-    arg.options.allow_blocking_flush = true;
-    args.push_back(std::move(arg));
+  // sort independently. Producers that count what the others wrote go last.
+  for (bool late : {false, true}) {
+    std::vector<std::thread> writers;
+    for (int c = 0; c < kCfCount; ++c) {
+      const auto& entries = c == kDefaultCf ? defaults : batch.entries(c);
+      if ((entries.empty() && !batch.producer(c)) || batch.after_others(c) != late) continue;
+      std::string path = tmp + "/" + CfName(static_cast<Cf>(c)) + ".sst";
+      writers.emplace_back([&, c, path] {
+        status[c] = WriteSortedSst(entries, batch.presorted(c), batch.producer(c), path, options,
+                                   handles_[c]);
+      });
+      rocksdb::IngestExternalFileArg arg;
+      arg.column_family = handles_[c];
+      arg.external_files = {path};
+      arg.options.move_files = true;
+      arg.options.allow_blocking_flush = true;
+      args.push_back(std::move(arg));
+    }
+    for (auto& t : writers) t.join();
   }
-  for (auto& t : writers) t.join();
   for (const auto& s : status) Check(s, "write");
   // The commit point: one MANIFEST write covering every column family.
   if (!args.empty()) Check(db_->IngestExternalFiles(args), "ingest");

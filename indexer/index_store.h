@@ -59,6 +59,11 @@ class IndexStore {
   // in a single IngestExternalFiles call (one MANIFEST record), so a crash
   // at any point leaves the index with all of it or none of it. Keys that
   // already hold the same value change nothing. kWrite only.
+  //
+  // The counters (index_counters.h) must describe the index after the
+  // commit: a batch that does not write the `counters` key (a Put, or a
+  // producer of the `default` column family, which must write it) blanks
+  // it, so readers count by walking until the next ingest stores them.
   virtual void Commit(const IndexBatch& batch) = 0;
 };
 
