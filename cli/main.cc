@@ -1,10 +1,53 @@
 // testmap: which PyTorch tests exercise which operators and dtypes, and how
 // to run the ones that matter fast. See README.md and docs/.
 #include <CLI/CLI.hpp>
+#include <cstring>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+
+namespace {
+
+// Every command, in the order `testmap --help` lists them. Building all of
+// their options costs more than a short command's own work (a `query`
+// answers in a few milliseconds), so a run builds only the command it
+// names, --version none; help and a name that is no command build them all.
+struct Command {
+  const char* name;
+  void (*add)(CLI::App&);
+};
+constexpr Command kCommands[] = {
+    {"scan", testmap::cli::RegisterScanCommand},
+    {"plan", testmap::cli::RegisterPlanCommand},
+    {"trace", testmap::cli::RegisterTraceCommand},
+    {"logs", testmap::cli::RegisterLogsCommand},
+    {"ingest", testmap::cli::RegisterIngestCommand},
+    {"query", testmap::cli::RegisterQueryCommand},
+    {"show", testmap::cli::RegisterShowCommand},
+    {"ops", testmap::cli::RegisterOpsCommand},
+    {"stats", testmap::cli::RegisterStatsCommand},
+    {"index", testmap::cli::RegisterIndexCommand},
+    {"backend",
+     [](CLI::App& app) {
+       testmap::cli::RegisterBackendCommand(app);
+       testmap::cli::RegisterBackendShowCommand(app);  // `backend show`, after `backend` exists
+     }},
+    {"admit", testmap::cli::RegisterAdmitCommand},
+    {"config", testmap::cli::RegisterConfigCommand},
+    {"mcp", testmap::cli::RegisterMcpCommand},
+    {"report", testmap::cli::RegisterReportCommand},
+};
+
+void AddCommands(CLI::App& app, const char* named) {
+  if (named && std::strcmp(named, "--version") == 0) return;
+  for (const Command& c : kCommands) {
+    if (named && std::strcmp(named, c.name) == 0) return c.add(app);
+  }
+  for (const Command& c : kCommands) c.add(app);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -25,17 +68,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("testmap ") + TESTMAP_VERSION);
   app.footer(testmap::cli::kExitCodeTable);
   app.require_subcommand(1);
-  testmap::cli::RegisterScanCommand(app);
-  testmap::cli::RegisterPlanCommand(app);
-  testmap::cli::RegisterTraceCommand(app);
-  testmap::cli::RegisterLogsCommand(app);
-  testmap::cli::RegisterIndexCommands(app);
-  testmap::cli::RegisterBackendCommand(app);
-  testmap::cli::RegisterBackendShowCommand(app);  // `backend show`, after `backend` exists
-  testmap::cli::RegisterAdmitCommand(app);
-  testmap::cli::RegisterConfigCommand(app);
-  testmap::cli::RegisterMcpCommand(app);
-  testmap::cli::RegisterReportCommand(app);
+  AddCommands(app, argc > 1 ? argv[1] : nullptr);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"
     std::cout << app.help();
     return testmap::cli::kExitUsage;

@@ -51,9 +51,10 @@ void RegisterQueryCommand(CLI::App& app) {
   AddIndexOption(cmd, args->index);
   cmd->callback([args] {
     RunCommand("query", [&] {
-      auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
+      args->options.details = args->options.uses = args->format != "nodeids";
+      auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead,
+                                             query::QueryColumnFamilies(args->options));
       indexer::IndexReader index(*store);
-      args->options.details = args->format != "nodeids";
       auto result = query::RunQuery(index, args->options);
       query::RenderQuery(result, args->format, std::cout);
       return args->format == "nodeids" && result.tests.empty() ? kExitNoTests : kExitAnswer;

@@ -44,4 +44,10 @@ nlohmann::json ReadIndexStats(const IndexStore& store) {
           {"bytes", bytes}};
 }
 
+nlohmann::json ReadIndexStats(const std::string& dir) {
+  auto store = IndexStore::Open(dir, OpenMode::kRead, CfBit(Cf::kRuns));
+  if (!ReadCounters(*store)) store = IndexStore::Open(dir, OpenMode::kRead);
+  return ReadIndexStats(*store);
+}
+
 }  // namespace testmap::indexer

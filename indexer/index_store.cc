@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <stdexcept>
 #include <thread>
 
 #include "core/errors.h"
@@ -60,6 +61,17 @@ class EmptyCursor : public IndexCursor {
   std::string_view value() const override { return {}; }
 };
 
+// A reader never flushes or compacts, so it needs none of the background
+// threads RocksDB starts for a database (two per open, which a query that
+// lives a few milliseconds would pay for).
+class ReaderEnv : public rocksdb::EnvWrapper {
+ public:
+  ReaderEnv() : rocksdb::EnvWrapper(rocksdb::Env::Default()) {}
+  const char* Name() const override { return "TestmapReaderEnv"; }
+  void SetBackgroundThreads(int, Priority) override {}
+  void IncBackgroundThreadsIfNeeded(int, Priority) override {}
+};
+
 rocksdb::Options BaseOptions(OpenMode mode) {
   rocksdb::Options options;
   // All table files are opened at open: a reader then keeps working even
@@ -70,7 +82,13 @@ rocksdb::Options BaseOptions(OpenMode mode) {
   // threads per column family, which costs a short query more than its reads.
   options.max_file_opening_threads = 1;
   options.keep_log_file_num = 2;
-  if (mode == OpenMode::kRead) options.info_log = std::make_shared<NullLogger>();
+  if (mode == OpenMode::kRead) {
+    options.info_log = std::make_shared<NullLogger>();
+    static ReaderEnv* reader_env = new ReaderEnv();  // process-wide, as Env::Default() is
+    options.env = reader_env;
+    options.stats_dump_period_sec = 0;
+    options.stats_persist_period_sec = 0;
+  }
   rocksdb::BlockBasedTableOptions table;
   // 16 KiB blocks: a quarter of the index entries of the 4 KiB default, and
   // an answer of a few thousand edges still reads only a few blocks.
@@ -84,7 +102,10 @@ rocksdb::Options BaseOptions(OpenMode mode) {
 
 class RocksIndexStore : public IndexStore {
  public:
-  RocksIndexStore(std::string dir, OpenMode mode) : dir_(std::move(dir)), mode_(mode) {}
+  RocksIndexStore(std::string dir, OpenMode mode, CfSet cfs)
+      : dir_(std::move(dir)),
+        mode_(mode),
+        cfs_(mode == OpenMode::kWrite ? kAllCfs : cfs | CfBit(Cf::kDefault)) {}
   ~RocksIndexStore() override {
     for (auto* h : handles_) {
       if (h) db_->DestroyColumnFamilyHandle(h);
@@ -136,13 +157,19 @@ class RocksIndexStore : public IndexStore {
   void Commit(const IndexBatch& batch) override;
 
  private:
-  rocksdb::ColumnFamilyHandle* Handle(Cf cf) const { return handles_[static_cast<int>(cf)]; }
+  rocksdb::ColumnFamilyHandle* Handle(Cf cf) const {
+    if (!(cfs_ & CfBit(cf)))
+      throw std::logic_error(std::string("index column family `") + CfName(cf) +
+                             "` read but not opened");
+    return handles_[static_cast<int>(cf)];
+  }
   void Check(const rocksdb::Status& s, const std::string& what) const {
     if (!s.ok()) throw core::InputError(dir_ + ": index " + what + " failed: " + s.ToString());
   }
 
   std::string dir_;
   OpenMode mode_;
+  CfSet cfs_;  // opened (and, when present, readable)
   rocksdb::DB* db_ = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
 };
@@ -158,11 +185,32 @@ void RocksIndexStore::OpenExisting() {
     throw core::InputError(dir_ + " is not a testmap index (no RocksDB CURRENT file in it)");
   }
   rocksdb::Options options = BaseOptions(mode_);
+  // A reader of column families that every index has need not list them
+  // first (one read of the MANIFEST fewer); should one be missing after
+  // all, the listing below says which.
+  bool listed = mode_ == OpenMode::kWrite || cfs_ == kAllCfs;
+  for (int c = 0; c < kCfCount; ++c)
+    listed |= (cfs_ & CfBit(static_cast<Cf>(c))) && IsOptionalCf(static_cast<Cf>(c));
   std::vector<std::string> names;
-  auto s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
-  if (!s.ok()) throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+  rocksdb::Status s;
+  if (listed) {
+    s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
+    if (!s.ok()) throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+  } else {
+    for (int c = 0; c < kCfCount; ++c)
+      if (cfs_ & CfBit(static_cast<Cf>(c))) names.push_back(CfName(static_cast<Cf>(c)));
+  }
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const auto& n : names) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions(options));
+  auto describe = [&] {
+    descriptors.clear();
+    for (const auto& n : names) {
+      bool wanted = mode_ == OpenMode::kWrite;  // a writer opens every one there is
+      for (int c = 0; c < kCfCount; ++c)
+        wanted |= n == CfName(static_cast<Cf>(c)) && (cfs_ & CfBit(static_cast<Cf>(c)));
+      if (wanted) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions(options));
+    }
+  };
+  describe();
   std::vector<rocksdb::ColumnFamilyHandle*> opened;
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(mode_ == OpenMode::kWrite ? 60 : 5);
@@ -171,6 +219,15 @@ void RocksIndexStore::OpenExisting() {
     s = mode_ == OpenMode::kRead
             ? rocksdb::DB::OpenForReadOnly(options, dir_, descriptors, &opened, &db_)
             : rocksdb::DB::Open(options, dir_, descriptors, &opened, &db_);
+    if (!s.ok() && !listed && s.IsInvalidArgument()) {
+      // A column family assumed present is not: list them, and say so below.
+      listed = true;
+      s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
+      if (!s.ok())
+        throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+      describe();
+      continue;
+    }
     if (s.ok() || std::chrono::steady_clock::now() > deadline) break;
     if (mode_ == OpenMode::kWrite && !IsLockError(s)) break;
     // A writer holds the lock (kWrite), or a concurrent commit replaced the
@@ -188,10 +245,10 @@ void RocksIndexStore::OpenExisting() {
     throw core::InputError(dir_ + ": cannot open the index: " + s.ToString());
   }
   handles_.assign(kCfCount, nullptr);
-  for (size_t i = 0; i < names.size(); ++i) {
+  for (size_t i = 0; i < descriptors.size(); ++i) {
     bool known = false;
     for (int c = 0; c < kCfCount; ++c) {
-      if (names[i] == CfName(static_cast<Cf>(c))) {
+      if (descriptors[i].name == CfName(static_cast<Cf>(c))) {
         handles_[c] = opened[i];
         known = true;
       }
@@ -224,6 +281,7 @@ void RocksIndexStore::OpenExisting() {
           "schema migration");
   }
   for (int c = 0; c < kCfCount; ++c) {
+    if (!(cfs_ & CfBit(static_cast<Cf>(c)))) continue;  // not wanted by this reader
     if (!handles_[c] && IsOptionalCf(static_cast<Cf>(c))) {
       // Added after the index was made (index_layout.h): the writer adds it.
       if (mode_ == OpenMode::kWrite)
@@ -331,16 +389,10 @@ rocksdb::Status WriteSortedSst(const std::vector<IndexBatch::Entry>& entries, bo
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, cf);
   auto s = writer.Open(path);
   if (producer) {
-    std::string last;
-    bool first = true;
+    // SstFileWriter refuses keys out of strictly increasing order itself
+    // ("Keys must be added in strict ascending order"): no second check.
     producer([&](std::string_view key, std::string_view value) {
       if (!s.ok()) return;
-      if (!first && !(last < key)) {
-        s = rocksdb::Status::InvalidArgument("producer keys out of order");
-        return;
-      }
-      first = false;
-      last.assign(key);
       s = writer.Put(rocksdb::Slice(key.data(), key.size()),
                      rocksdb::Slice(value.data(), value.size()));
     });
@@ -403,7 +455,7 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
 
 }  // namespace
 
-std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode) {
+std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode, CfSet cfs) {
   std::error_code ec;
   bool exists = fs::exists(dir, ec);
   if (exists && !fs::is_directory(dir))
@@ -416,7 +468,7 @@ std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mo
       (!exists || (!fs::exists(dir + "/CURRENT") && IsCreatable(dir)))) {
     CreateIndex(dir);
   }
-  auto store = std::make_unique<RocksIndexStore>(dir, mode);
+  auto store = std::make_unique<RocksIndexStore>(dir, mode, cfs);
   store->OpenExisting();
   return store;
 }

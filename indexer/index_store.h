@@ -37,11 +37,22 @@ class IndexCursor {
   virtual std::string_view value() const = 0;
 };
 
+// A set of column families: CfBit(Cf::kOpTests) | CfBit(Cf::kTests).
+using CfSet = uint32_t;
+constexpr CfSet CfBit(Cf cf) { return CfSet{1} << static_cast<int>(cf); }
+inline constexpr CfSet kAllCfs = (CfSet{1} << kCfCount) - 1;
+
 class IndexStore {
  public:
   // Opens the index in `dir`. Throws core::InputError when `dir` is missing (kRead),
   // is not a testmap index, or was written by a newer schema.
-  static std::unique_ptr<IndexStore> Open(const std::string& dir, OpenMode mode);
+  //
+  // `cfs` (kRead only; a writer opens all): the column families the reader
+  // will read, `default` always included. Each one left out is table files
+  // and a memtable a short-lived reader (a `query` process) does not set
+  // up; reading one left out is a programming error (std::logic_error).
+  static std::unique_ptr<IndexStore> Open(const std::string& dir, OpenMode mode,
+                                          CfSet cfs = kAllCfs);
   virtual ~IndexStore() = default;
 
   virtual const std::string& dir() const = 0;

@@ -37,6 +37,9 @@ struct QueryOptions {
   std::string group = "test";  // test | generic
   // Fill source location, timings and outcomes (not needed for nodeids).
   bool details = true;
+  // Fill each test's `ops` (what it did with each operator; not needed for
+  // nodeids either, and most of a large answer's work).
+  bool uses = true;
 };
 
 // What one test did with one matched operator (over all its runs).
@@ -82,6 +85,9 @@ struct QueryResult {
 // operator, dtype, device or path, core::UsageError for contradicting
 // options.
 QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options);
+
+// The column families RunQuery reads for `options` (to open no others).
+indexer::CfSet QueryColumnFamilies(const QueryOptions& options);
 
 // Fills what `details` adds (source location, latest outcome and duration,
 // runs) into `tests`, sorted by node id. RunQuery calls it for every test;
