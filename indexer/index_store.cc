@@ -219,8 +219,9 @@ void RocksIndexStore::OpenExisting() {
     s = mode_ == OpenMode::kRead
             ? rocksdb::DB::OpenForReadOnly(options, dir_, descriptors, &opened, &db_)
             : rocksdb::DB::Open(options, dir_, descriptors, &opened, &db_);
-    if (!s.ok() && !listed && s.IsInvalidArgument()) {
-      // A column family assumed present is not: list them, and say so below.
+    if (!s.ok() && !listed) {
+      // A column family assumed present is not (or this is no index at
+      // all): list them, which says what is wrong, here or below.
       listed = true;
       s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
       if (!s.ok())
