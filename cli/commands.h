@@ -30,9 +30,7 @@ void RegisterMcpCommand(CLI::App& app);
 // Adds `testmap report` (one HTML page: coverage heatmap, plan, runs) to `app`.
 void RegisterReportCommand(CLI::App& app);
 
-// Index commands (docs/index.md): ingest, query, show, ops, stats, index;
-// RegisterIndexCommands adds them all (cli/index_commands.cc).
-void RegisterIndexCommands(CLI::App& app);
+// Index commands (docs/index.md): ingest, query, show, ops, stats, index.
 void RegisterIngestCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterShowCommand(CLI::App& app);

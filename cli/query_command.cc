@@ -59,9 +59,9 @@ void RegisterQueryCommand(CLI::App& app) {
   AddTorchOptions(cmd, args->torch);
   cmd->callback([args] {
     RunCommand("query", [&] {
-      auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
+      args->options.details = args->options.uses = args->format != "nodeids";
+      auto store = query::OpenForQuery(args->index, args->options);
       indexer::IndexReader index(*store);
-      args->options.details = args->format != "nodeids";
       args->options.torch_operators = [&] { return TorchOperatorNames(args->torch); };
       auto result = query::RunQuery(index, args->options);
       query::RenderQuery(result, args->format, std::cout);

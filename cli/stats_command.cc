@@ -44,8 +44,7 @@ void RegisterStatsCommand(CLI::App& app) {
   AddIndexOption(cmd, args->index);
   cmd->callback([args] {
     RunCommand("stats", [&] {
-      auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
-      nlohmann::json stats = indexer::ReadIndexStats(*store);
+      nlohmann::json stats = indexer::ReadIndexStats(args->index);
       if (args->format == "json")
         std::cout << stats.dump(2) << "\n";
       else

@@ -20,6 +20,12 @@ std::string EncodeEdge(std::vector<const EdgeTuple*> tuples) {
 
 std::vector<EdgeTuple> DecodeEdge(std::string_view value) {
   std::vector<EdgeTuple> out;
+  DecodeEdgeInto(value, out);
+  return out;
+}
+
+void DecodeEdgeInto(std::string_view value, std::vector<EdgeTuple>& out) {
+  size_t n = 0;
   size_t pos = 0;
   while (pos < value.size()) {
     size_t end = value.find('\n', pos);
@@ -36,27 +42,35 @@ std::vector<EdgeTuple> DecodeEdge(std::string_view value) {
       fields[f] = line.substr(start, tab - start);
       start = tab + 1;
     }
-    EdgeTuple t;
+    if (n == out.size()) out.emplace_back();
+    EdgeTuple& t = out[n++];
     const size_t shift = tabs == 4 ? 1 : 0;
     t.evidence = fields[0];
-    if (shift) t.role = fields[1];
+    if (shift) {
+      t.role = fields[1];
+    } else {
+      t.role = "test";
+    }
     t.device = fields[1 + shift];
     std::string_view dtypes = fields[2 + shift], count = fields[3 + shift];
-    for (size_t s = 0; s < dtypes.size();) {
+    size_t d = 0;
+    for (size_t s = 0; s < dtypes.size(); ++d) {
       size_t comma = dtypes.find(',', s);
       if (comma == std::string_view::npos) comma = dtypes.size();
-      t.dtypes.emplace_back(dtypes.substr(s, comma - s));
+      if (d == t.dtypes.size()) t.dtypes.emplace_back();
+      t.dtypes[d] = dtypes.substr(s, comma - s);
       s = comma + 1;
     }
+    t.dtypes.resize(d);
+    t.count = 0;
     auto [p, ec] = std::from_chars(count.data(), count.data() + count.size(), t.count);
     if (ec != std::errc() || p != count.data() + count.size() ||
         (t.evidence != "eager" && t.evidence != "compile" && t.evidence != "static") ||
         !core::IsRoleName(t.role)) {
       throw core::InputError("malformed edge value '" + std::string(line) + "'");
     }
-    out.push_back(std::move(t));
   }
-  return out;
+  out.resize(n);
 }
 
 }  // namespace testmap::indexer

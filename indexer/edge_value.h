@@ -46,6 +46,9 @@ template <class Tuple>
 std::string EncodeEdgeOf(std::vector<const Tuple*> tuples);
 // Throws core::InputError on a malformed value (index verify reports it).
 std::vector<EdgeTuple> DecodeEdge(std::string_view value);
+// The same into `out`, reusing its tuples' storage (a walk over thousands
+// of edges then allocates for the first few only).
+void DecodeEdgeInto(std::string_view value, std::vector<EdgeTuple>& out);
 
 template <class Tuple>
 std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {

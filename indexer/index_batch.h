@@ -41,11 +41,15 @@ class IndexBatch {
   // family's own thread, straight into the SST file: millions of edge keys
   // are then never stored twice, and both edge directions build in
   // parallel. `producer` must stay callable until the commit returns.
+  // With `after_others`, it runs once every other column family's file is
+  // written, so it can write what their producers counted (the counters).
   using Sink = std::function<void(std::string_view key, std::string_view value)>;
-  void SetProducer(Cf cf, std::function<void(const Sink&)> producer) {
+  void SetProducer(Cf cf, std::function<void(const Sink&)> producer, bool after_others = false) {
     producers_[static_cast<int>(cf)] = std::move(producer);
+    after_others_[static_cast<int>(cf)] = after_others;
   }
   const std::function<void(const Sink&)>& producer(int cf) const { return producers_[cf]; }
+  bool after_others(int cf) const { return after_others_[cf]; }
 
   const std::vector<Entry>& entries(int cf) const { return entries_[cf]; }
   bool presorted(int cf) const { return presorted_[cf]; }
@@ -78,6 +82,7 @@ class IndexBatch {
   size_t produced_ = 0;
   std::array<std::vector<Entry>, kCfCount> entries_;
   std::array<bool, kCfCount> presorted_{};
+  std::array<bool, kCfCount> after_others_{};
   std::array<std::function<void(const Sink&)>, kCfCount> producers_;
 };
 

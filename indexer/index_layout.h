@@ -14,6 +14,7 @@
 //   timings   ID \0 JOB \0 CONFIG \0 SOURCE \0 SEQ       -> timing record (JSON)
 //   backends  NAME                                    -> a backend's capabilities (JSON)
 //   default   "schema_version", "created_by"          -> index metadata
+//             "counters"                              -> what `stats` counts (index_counters.h)
 //
 // PACKET is `aten::add`, OVERLOAD the overload name (`Tensor`; "" for the
 // default overload; "*" for static evidence that names a packet only, as
@@ -42,16 +43,21 @@ namespace testmap::indexer {
 // written with a newer schema is refused at open, never misread.
 //   2: timings column family.
 //   3: edge tuples carry the observation's role (edge_value.h).
+//   4: the `counters` key, which every writer must keep (or blank) in each
+//      commit: a testmap of schema 3 would ingest without updating it, so
+//      it must refuse such an index rather than leave the counts stale.
 // An index of schema kOldestMigratedSchema .. kSchemaVersion - 1 is read
 // as it is and migrated in place by the first writer (IndexStore::Open with
-// OpenMode::kWrite): schema 2 -> 3 needs no rewrite, since a schema 2 tuple
-// (no role) decodes as role `test`, so the migration is the one atomic
-// write of the new version. Older ones are refused with a request to
-// re-ingest.
-inline constexpr int kSchemaVersion = 3;
+// OpenMode::kWrite): neither step needs a rewrite. A schema 2 tuple (no
+// role) decodes as role `test`; an index without counters is counted by
+// walking it (readers) and counted once by the first ingest, which stores
+// them. So the migration is the one atomic write of the new version. Older
+// ones are refused with a request to re-ingest.
+inline constexpr int kSchemaVersion = 4;
 inline constexpr int kOldestMigratedSchema = 2;
 inline constexpr char kSchemaVersionKey[] = "schema_version";
 inline constexpr char kCreatedByKey[] = "created_by";
+inline constexpr char kCountersKey[] = "counters";
 
 // The overload of static evidence (a packet, no overload known).
 inline constexpr char kStaticOverload[] = "*";

@@ -16,4 +16,8 @@ namespace testmap::indexer {
 // operators, edges, edges_by_evidence, outcomes, runs, bytes).
 nlohmann::json ReadIndexStats(const IndexStore& store);
 
+// The same for the index in `dir`, opened the cheapest way: the counters and
+// `runs` only, unless the index keeps no counters and must be walked.
+nlohmann::json ReadIndexStats(const std::string& dir);
+
 }  // namespace testmap::indexer

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <stdexcept>
 #include <thread>
 
 #include "core/errors.h"
@@ -60,6 +61,17 @@ class EmptyCursor : public IndexCursor {
   std::string_view value() const override { return {}; }
 };
 
+// A reader never flushes or compacts, so it needs none of the background
+// threads RocksDB starts for a database (two per open, which a query that
+// lives a few milliseconds would pay for).
+class ReaderEnv : public rocksdb::EnvWrapper {
+ public:
+  ReaderEnv() : rocksdb::EnvWrapper(rocksdb::Env::Default()) {}
+  const char* Name() const override { return "TestmapReaderEnv"; }
+  void SetBackgroundThreads(int, Priority) override {}
+  void IncBackgroundThreadsIfNeeded(int, Priority) override {}
+};
+
 rocksdb::Options BaseOptions(OpenMode mode) {
   rocksdb::Options options;
   // All table files are opened at open: a reader then keeps working even
@@ -70,7 +82,13 @@ rocksdb::Options BaseOptions(OpenMode mode) {
   // threads per column family, which costs a short query more than its reads.
   options.max_file_opening_threads = 1;
   options.keep_log_file_num = 2;
-  if (mode == OpenMode::kRead) options.info_log = std::make_shared<NullLogger>();
+  if (mode == OpenMode::kRead) {
+    options.info_log = std::make_shared<NullLogger>();
+    static ReaderEnv* reader_env = new ReaderEnv();  // process-wide, as Env::Default() is
+    options.env = reader_env;
+    options.stats_dump_period_sec = 0;
+    options.stats_persist_period_sec = 0;
+  }
   rocksdb::BlockBasedTableOptions table;
   // 16 KiB blocks: a quarter of the index entries of the 4 KiB default, and
   // an answer of a few thousand edges still reads only a few blocks.
@@ -84,7 +102,10 @@ rocksdb::Options BaseOptions(OpenMode mode) {
 
 class RocksIndexStore : public IndexStore {
  public:
-  RocksIndexStore(std::string dir, OpenMode mode) : dir_(std::move(dir)), mode_(mode) {}
+  RocksIndexStore(std::string dir, OpenMode mode, CfSet cfs)
+      : dir_(std::move(dir)),
+        mode_(mode),
+        cfs_(mode == OpenMode::kWrite ? kAllCfs : cfs | CfBit(Cf::kDefault)) {}
   ~RocksIndexStore() override {
     for (auto* h : handles_) {
       if (h) db_->DestroyColumnFamilyHandle(h);
@@ -136,13 +157,19 @@ class RocksIndexStore : public IndexStore {
   void Commit(const IndexBatch& batch) override;
 
  private:
-  rocksdb::ColumnFamilyHandle* Handle(Cf cf) const { return handles_[static_cast<int>(cf)]; }
+  rocksdb::ColumnFamilyHandle* Handle(Cf cf) const {
+    if (!(cfs_ & CfBit(cf)))
+      throw std::logic_error(std::string("index column family `") + CfName(cf) +
+                             "` read but not opened");
+    return handles_[static_cast<int>(cf)];
+  }
   void Check(const rocksdb::Status& s, const std::string& what) const {
     if (!s.ok()) throw core::InputError(dir_ + ": index " + what + " failed: " + s.ToString());
   }
 
   std::string dir_;
   OpenMode mode_;
+  CfSet cfs_;  // opened (and, when present, readable)
   rocksdb::DB* db_ = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
 };
@@ -158,11 +185,32 @@ void RocksIndexStore::OpenExisting() {
     throw core::InputError(dir_ + " is not a testmap index (no RocksDB CURRENT file in it)");
   }
   rocksdb::Options options = BaseOptions(mode_);
+  // A reader of column families that every index has need not list them
+  // first (one read of the MANIFEST fewer); should one be missing after
+  // all, the listing below says which.
+  bool listed = mode_ == OpenMode::kWrite || cfs_ == kAllCfs;
+  for (int c = 0; c < kCfCount; ++c)
+    listed |= (cfs_ & CfBit(static_cast<Cf>(c))) && IsOptionalCf(static_cast<Cf>(c));
   std::vector<std::string> names;
-  auto s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
-  if (!s.ok()) throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+  rocksdb::Status s;
+  if (listed) {
+    s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
+    if (!s.ok()) throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+  } else {
+    for (int c = 0; c < kCfCount; ++c)
+      if (cfs_ & CfBit(static_cast<Cf>(c))) names.push_back(CfName(static_cast<Cf>(c)));
+  }
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const auto& n : names) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions(options));
+  auto describe = [&] {
+    descriptors.clear();
+    for (const auto& n : names) {
+      bool wanted = mode_ == OpenMode::kWrite;  // a writer opens every one there is
+      for (int c = 0; c < kCfCount; ++c)
+        wanted |= n == CfName(static_cast<Cf>(c)) && (cfs_ & CfBit(static_cast<Cf>(c)));
+      if (wanted) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions(options));
+    }
+  };
+  describe();
   std::vector<rocksdb::ColumnFamilyHandle*> opened;
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(mode_ == OpenMode::kWrite ? 60 : 5);
@@ -171,6 +219,16 @@ void RocksIndexStore::OpenExisting() {
     s = mode_ == OpenMode::kRead
             ? rocksdb::DB::OpenForReadOnly(options, dir_, descriptors, &opened, &db_)
             : rocksdb::DB::Open(options, dir_, descriptors, &opened, &db_);
+    if (!s.ok() && !listed) {
+      // A column family assumed present is not (or this is no index at
+      // all): list them, which says what is wrong, here or below.
+      listed = true;
+      s = rocksdb::DB::ListColumnFamilies(options, dir_, &names);
+      if (!s.ok())
+        throw core::InputError(dir_ + " is not a readable testmap index: " + s.ToString());
+      describe();
+      continue;
+    }
     if (s.ok() || std::chrono::steady_clock::now() > deadline) break;
     if (mode_ == OpenMode::kWrite && !IsLockError(s)) break;
     // A writer holds the lock (kWrite), or a concurrent commit replaced the
@@ -188,10 +246,10 @@ void RocksIndexStore::OpenExisting() {
     throw core::InputError(dir_ + ": cannot open the index: " + s.ToString());
   }
   handles_.assign(kCfCount, nullptr);
-  for (size_t i = 0; i < names.size(); ++i) {
+  for (size_t i = 0; i < descriptors.size(); ++i) {
     bool known = false;
     for (int c = 0; c < kCfCount; ++c) {
-      if (names[i] == CfName(static_cast<Cf>(c))) {
+      if (descriptors[i].name == CfName(static_cast<Cf>(c))) {
         handles_[c] = opened[i];
         known = true;
       }
@@ -224,6 +282,7 @@ void RocksIndexStore::OpenExisting() {
           "schema migration");
   }
   for (int c = 0; c < kCfCount; ++c) {
+    if (!(cfs_ & CfBit(static_cast<Cf>(c)))) continue;  // not wanted by this reader
     if (!handles_[c] && IsOptionalCf(static_cast<Cf>(c))) {
       // Added after the index was made (index_layout.h): the writer adds it.
       if (mode_ == OpenMode::kWrite)
@@ -315,11 +374,12 @@ void CreateIndex(const std::string& dir) {
 // strictly increasing keys: unless the batch says its puts are already in
 // order (and they are), they are sorted on (key, insertion order) and only
 // the last put of a key is written (a later record of the same test wins).
-rocksdb::Status WriteSortedSst(const IndexBatch& batch, int cf_index, const std::string& path,
-                               const rocksdb::Options& options, rocksdb::ColumnFamilyHandle* cf) {
-  const auto& entries = batch.entries(cf_index);
+rocksdb::Status WriteSortedSst(const std::vector<IndexBatch::Entry>& entries, bool presorted,
+                               const std::function<void(const IndexBatch::Sink&)>& producer,
+                               const std::string& path, const rocksdb::Options& options,
+                               rocksdb::ColumnFamilyHandle* cf) {
   std::vector<std::pair<std::string_view, uint32_t>> order;
-  bool in_order = batch.presorted(cf_index);
+  bool in_order = presorted;
   for (size_t i = 1; in_order && i < entries.size(); ++i)
     in_order = entries[i - 1].key < entries[i].key;
   if (!in_order) {
@@ -329,17 +389,11 @@ rocksdb::Status WriteSortedSst(const IndexBatch& batch, int cf_index, const std:
   }
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, cf);
   auto s = writer.Open(path);
-  if (const auto& producer = batch.producer(cf_index)) {
-    std::string last;
-    bool first = true;
+  if (producer) {
+    // SstFileWriter refuses keys out of strictly increasing order itself
+    // ("Keys must be added in strict ascending order"): no second check.
     producer([&](std::string_view key, std::string_view value) {
       if (!s.ok()) return;
-      if (!first && !(last < key)) {
-        s = rocksdb::Status::InvalidArgument("producer keys out of order");
-        return;
-      }
-      first = false;
-      last.assign(key);
       s = writer.Put(rocksdb::Slice(key.data(), key.size()),
                      rocksdb::Slice(value.data(), value.size()));
     });
@@ -365,24 +419,35 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   rocksdb::Options options = BaseOptions(mode_);
+  // A batch that does not keep the counters blanks them (index_store.h).
+  constexpr int kDefaultCf = static_cast<int>(Cf::kDefault);
+  std::vector<IndexBatch::Entry> defaults = batch.entries(kDefaultCf);
+  bool keeps_counters = static_cast<bool>(batch.producer(kDefaultCf));
+  for (const auto& e : defaults) keeps_counters |= e.key == kCountersKey;
+  if (!keeps_counters) defaults.push_back({kCountersKey, ""});
   std::vector<rocksdb::IngestExternalFileArg> args;
   std::vector<rocksdb::Status> status(kCfCount);
   // One thread per column family: the two edge directions are the bulk and
-  // sort independently.
-  std::vector<std::thread> writers;
-  for (int c = 0; c < kCfCount; ++c) {
-    if (batch.entries(c).empty() && !batch.producer(c)) continue;
-    std::string path = tmp + "/" + CfName(static_cast<Cf>(c)) + ".sst";
-    writers.emplace_back(
-        [&, c, path] { status[c] = WriteSortedSst(batch, c, path, options, handles_[c]); });
-    rocksdb::IngestExternalFileArg arg;
-    arg.column_family = handles_[c];
-    arg.external_files = {path};
-    arg.options.move_files = true;
-    arg.options.allow_blocking_flush = true;
-    args.push_back(std::move(arg));
+  // sort independently. Producers that count what the others wrote go last.
+  for (bool late : {false, true}) {
+    std::vector<std::thread> writers;
+    for (int c = 0; c < kCfCount; ++c) {
+      const auto& entries = c == kDefaultCf ? defaults : batch.entries(c);
+      if ((entries.empty() && !batch.producer(c)) || batch.after_others(c) != late) continue;
+      std::string path = tmp + "/" + CfName(static_cast<Cf>(c)) + ".sst";
+      writers.emplace_back([&, c, path] {
+        status[c] = WriteSortedSst(entries, batch.presorted(c), batch.producer(c), path, options,
+                                   handles_[c]);
+      });
+      rocksdb::IngestExternalFileArg arg;
+      arg.column_family = handles_[c];
+      arg.external_files = {path};
+      arg.options.move_files = true;
+      arg.options.allow_blocking_flush = true;
+      args.push_back(std::move(arg));
+    }
+    for (auto& t : writers) t.join();
   }
-  for (auto& t : writers) t.join();
   for (const auto& s : status) Check(s, "write");
   // The commit point: one MANIFEST write covering every column family.
   if (!args.empty()) Check(db_->IngestExternalFiles(args), "ingest");
@@ -391,7 +456,7 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
 
 }  // namespace
 
-std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode) {
+std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode, CfSet cfs) {
   std::error_code ec;
   bool exists = fs::exists(dir, ec);
   if (exists && !fs::is_directory(dir))
@@ -404,7 +469,7 @@ std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mo
       (!exists || (!fs::exists(dir + "/CURRENT") && IsCreatable(dir)))) {
     CreateIndex(dir);
   }
-  auto store = std::make_unique<RocksIndexStore>(dir, mode);
+  auto store = std::make_unique<RocksIndexStore>(dir, mode, cfs);
   store->OpenExisting();
   return store;
 }

@@ -37,11 +37,22 @@ class IndexCursor {
   virtual std::string_view value() const = 0;
 };
 
+// A set of column families: CfBit(Cf::kOpTests) | CfBit(Cf::kTests).
+using CfSet = uint32_t;
+constexpr CfSet CfBit(Cf cf) { return CfSet{1} << static_cast<int>(cf); }
+inline constexpr CfSet kAllCfs = (CfSet{1} << kCfCount) - 1;
+
 class IndexStore {
  public:
   // Opens the index in `dir`. Throws core::InputError when `dir` is missing (kRead),
   // is not a testmap index, or was written by a newer schema.
-  static std::unique_ptr<IndexStore> Open(const std::string& dir, OpenMode mode);
+  //
+  // `cfs` (kRead only; a writer opens all): the column families the reader
+  // will read, `default` always included. Each one left out is table files
+  // and a memtable a short-lived reader (a `query` process) does not set
+  // up; reading one left out is a programming error (std::logic_error).
+  static std::unique_ptr<IndexStore> Open(const std::string& dir, OpenMode mode,
+                                          CfSet cfs = kAllCfs);
   virtual ~IndexStore() = default;
 
   virtual const std::string& dir() const = 0;
@@ -59,6 +70,11 @@ class IndexStore {
   // in a single IngestExternalFiles call (one MANIFEST record), so a crash
   // at any point leaves the index with all of it or none of it. Keys that
   // already hold the same value change nothing. kWrite only.
+  //
+  // The counters (index_counters.h) must describe the index after the
+  // commit: a batch that does not write the `counters` key (a Put, or a
+  // producer of the `default` column family, which must write it) blanks
+  // it, so readers count by walking until the next ingest stores them.
   virtual void Commit(const IndexBatch& batch) = 0;
 };
 

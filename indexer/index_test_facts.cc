@@ -45,6 +45,8 @@ int OutcomeRank(const std::string& outcome) {
   return 0;
 }
 
+bool OriginIsScan(simdjson::dom::object rec) { return Str(rec, "origin") == "scan"; }
+
 // The record's own fields; `rec` must stay parsed while this runs.
 void ReadRecord(const IndexStore& store, simdjson::dom::parser& parser, std::string_view value,
                 TestFacts& t) {
@@ -55,7 +57,7 @@ void ReadRecord(const IndexStore& store, simdjson::dom::parser& parser, std::str
   t.file = Str(rec, "file");
   t.generic_class = Str(rec, "generic_class");
   t.generic_method = Str(rec, "generic_method");
-  t.scanned = Str(rec, "origin") == "scan";
+  t.scanned = OriginIsScan(rec);
   simdjson::dom::object params;
   if (rec["params"].get_object().get(params) == simdjson::SUCCESS) ReadParams(params, t);
 }
@@ -70,6 +72,13 @@ std::optional<TestFacts> ReadTestFacts(const IndexStore& store, const std::strin
   t.nodeid = nodeid;
   ReadRecord(store, parser, *value, t);
   return t;
+}
+
+bool IsScanRecord(std::string_view record) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object rec;
+  return parser.parse(record.data(), record.size()).get_object().get(rec) == simdjson::SUCCESS &&
+         OriginIsScan(rec);
 }
 
 std::string TestFacts::ParamsWithoutDevice() const {

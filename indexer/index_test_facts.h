@@ -44,6 +44,10 @@ struct TestFacts {
 // plugin needs per collected item. nullopt when the index has no record.
 std::optional<TestFacts> ReadTestFacts(const IndexStore& store, const std::string& nodeid);
 
+// Whether a test record (JSON text) is a scan record (TestFacts::scanned);
+// false for one that does not parse.
+bool IsScanRecord(std::string_view record);
+
 // Calls `fn` for every test, in node id order. Throws core::InputError for
 // a record that does not parse.
 void ForEachTestFacts(const IndexStore& store, const std::function<void(TestFacts&&)>& fn);

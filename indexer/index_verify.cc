@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/op_names.h"
+#include "indexer/index_counters.h"
 #include "indexer/index_layout.h"
 #include "indexer/index_reader.h"
 #include "indexer/scan_input.h"
@@ -113,6 +114,15 @@ VerifyReport VerifyIndex(const IndexStore& store, size_t max_problems) {
       problem("outcomes: value of `" + std::string(f[0]) + "` is not JSON");
     return true;
   });
+  // The counters stats reads must be what a walk counts.
+  try {
+    if (auto stored = ReadCounters(store)) {
+      std::string diff = CountersDifference(*stored, CountIndex(store));
+      if (!diff.empty()) problem("counters: stored counts differ from the index's (" + diff + ")");
+    }
+  } catch (const core::InputError& e) {
+    problem(std::string("counters: ") + e.what());
+  }
   return report;
 }
 

@@ -6,7 +6,9 @@
 //   - every edge and outcome names a test that has a test record, and a
 //     run that has a run record (static edges use the run "static");
 //   - every generic -> test link points at a test whose record names that
-//     generic id; every test record's key equals its nodeid.
+//     generic id; every test record's key equals its nodeid;
+//   - the stored counters (index_counters.h), when there are any, equal a
+//     recount.
 #pragma once
 
 #include <string>

@@ -23,6 +23,7 @@
 #include "core/trace_reader.h"
 #include "indexer/backend_input.h"
 #include "indexer/index_backends.h"
+#include "indexer/ingest_counters.h"
 #include "indexer/scan_supersede.h"
 #include "indexer/torch_logs_input.h"
 #include "timings/timing_file_reader.h"
@@ -266,6 +267,7 @@ class Ranks {
     return it->second;
   }
   const std::string& Name(uint32_t id) const { return *names_[id]; }
+  uint32_t size() const { return static_cast<uint32_t>(names_.size()); }
   // rank[id]: the position of Name(id) in byte order.
   std::vector<uint32_t> Compute() const {
     std::vector<uint32_t> order(names_.size());
@@ -291,10 +293,13 @@ struct EdgeRow {
 // Produces both edge directions in key order, duplicates (same op, test
 // and run) resolved to the last one seen. Each direction sorts its own copy
 // of the rows by field ranks, on the commit's thread for that column family.
+// The op_tests direction also tells the counters what it writes.
 struct EdgeEmitter {
   std::vector<EdgeRow> rows;
   Ranks ops, tests, runs;
   std::vector<uint32_t> op_rank, test_rank, run_rank;
+  std::vector<bool> run_may_exist;  // by run id (IngestCounters::RunMayExist)
+  IngestCounters* counters = nullptr;
 
   void Produce(bool by_op, const IndexBatch::Sink& sink) const {
     auto key_of = [&](const EdgeRow& r) {
@@ -317,6 +322,7 @@ struct EdgeEmitter {
       key.push_back('\0');
       key += runs.Name(r.run);
       sink(key, r.value);
+      if (by_op) counters->AddEdge(key, r.value, run_may_exist[r.run]);
     }
   }
 };
@@ -327,7 +333,9 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
   IngestSummary summary;
   summary.files = inputs.files.size();
   IndexBatch batch;
+  IngestCounters counters(store);
   EdgeEmitter edges;
+  edges.counters = &counters;
   std::string op_key;
   auto add_edge = [&](std::string_view packet, std::string_view overload, std::string_view nodeid,
                       std::string_view run, const std::string& value) {
@@ -408,6 +416,29 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     summary.backend_records = backend.records.size();
     batch.Put(Cf::kBackends, backend.name, EncodeBackend(backend));
   }
+  // The counters: what the batch writes against what the index held.
+  std::vector<std::string_view> traced_by_edges, op_keys;
+  std::vector<bool> test_traced(edges.tests.size()), run_static;
+  for (uint32_t r = 0; r < edges.runs.size(); ++r) {
+    edges.run_may_exist.push_back(counters.RunMayExist(edges.runs.Name(r)));
+    run_static.push_back(edges.runs.Name(r) == kStaticRunId);
+  }
+  for (const EdgeRow& r : edges.rows) {
+    if (!run_static[r.run]) test_traced[r.test] = true;
+  }
+  for (uint32_t t = 0; t < edges.tests.size(); ++t) {
+    if (test_traced[t]) traced_by_edges.push_back(edges.tests.Name(t));
+  }
+  for (uint32_t o = 0; o < edges.ops.size(); ++o) op_keys.push_back(edges.ops.Name(o));
+  counters.AddBatch(batch, traced_by_edges, op_keys);
+  std::string counters_value;
+  batch.SetProducer(
+      Cf::kDefault,
+      [&](const IndexBatch::Sink& sink) {
+        counters_value = EncodeCounters(counters.Finish());
+        sink(kCountersKey, counters_value);
+      },
+      /*after_others=*/true);
   summary.keys = batch.size();
   store.Commit(batch);
   return summary;

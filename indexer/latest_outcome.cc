@@ -3,7 +3,12 @@
 namespace testmap::indexer {
 
 void AdvanceTo(IndexCursor& cursor, std::string_view prefix) {
-  while (cursor.Valid() && cursor.key() < prefix) cursor.Next();
+  // The next few keys are usually the ones wanted; past that, a seek is
+  // cheaper than reading everything in between.
+  for (int steps = 0; cursor.Valid() && cursor.key() < prefix; ++steps) {
+    if (steps == 16) return cursor.Seek(prefix);
+    cursor.Next();
+  }
 }
 
 LatestOutcome ReadLatestOutcome(IndexCursor& cursor, std::string_view prefix,

@@ -7,10 +7,16 @@
 //   query    `testmap query --op X` as a whole process, median over many
 //            operators, vs the sqlite3 shell on that database, vs jq and
 //            grep|jq over the JSONL shards
+//   start    `testmap --version` vs `sqlite3 --version`: process start alone
+//   stats    `testmap stats` vs the sqlite3 shell counting the same things
 //
 // and prints the figures and ratios. Every answer is checked against
-// SQLite's. Usage:
-//   build-*/bin/indexer_index_perftest [--tests N] [--ops-per-test K] [--queries Q] [--dir DIR]
+// SQLite's. Contenders alternate within each round (ingest: --rounds of
+// each, fresh stores every time) so that the load of a shared machine
+// falls on all of them alike; figures are medians. Usage:
+//   build-*/bin/indexer_index_perftest [--tests N] [--ops-per-test K] [--queries Q] [--rounds R]
+//                                      [--dir DIR]
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +62,7 @@ std::string QuerySpelling(const std::string& op) {
 
 int main(int argc, char** argv) {
   SyntheticSpec spec;
-  int queries = 50;
+  int queries = 50, rounds = 3;
   std::string dir = (fs::temp_directory_path() / "testmap-index-perftest").string();
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
@@ -64,7 +70,14 @@ int main(int argc, char** argv) {
     if (a == "--ops-per-test") spec.ops_per_test = std::atoi(argv[i + 1]);
     if (a == "--queries") queries = std::atoi(argv[i + 1]);
     if (a == "--dir") dir = argv[i + 1];
+    if (a == "--rounds") rounds = std::max(1, std::atoi(argv[i + 1]));
   }
+  auto load = [] {
+    double l[3] = {0, 0, 0};
+    getloadavg(l, 3);
+    return l[0];
+  };
+  std::printf("load average at start: %.2f (cores: %ld)\n", load(), sysconf(_SC_NPROCESSORS_ONLN));
   std::string testmap = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   fs::remove_all(dir);
   fs::create_directories(dir + "/shards");
@@ -77,29 +90,63 @@ int main(int argc, char** argv) {
       spec.tests, traces.edges, traces.shard_paths.size(), traces.bytes / 1e6, Now() - t0);
 
   // Ingest: testmap as a whole process vs SQLite in this process (it is
-  // spared a process start; the parse is the same library in both).
+  // spared a process start; the parse is the same library in both), each
+  // into a fresh store, alternating.
   std::string index = dir + "/index";
-  double testmap_ingest =
-      TimeShell(testmap + " ingest --index " + index + " " + dir + "/shards", dir + "/ingest.out");
-  t0 = Now();
-  size_t fast_edges = testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite", true);
-  double sqlite_fast_ingest = Now() - t0;
-  t0 = Now();
-  size_t sqlite_edges = testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite");
-  double sqlite_ingest = Now() - t0;
-  if (sqlite_edges != traces.edges || fast_edges != traces.edges)
-    std::cerr << "sqlite loaded " << sqlite_edges << " edges\n";
-  std::printf("\ningest (%zu edges)\n", traces.edges);
+  std::vector<double> testmap_ingests, sqlite_fast_ingests, sqlite_ingests;
+  for (int round = 0; round < rounds; ++round) {
+    fs::remove_all(index);
+    testmap_ingests.push_back(TimeShell(
+        testmap + " ingest --index " + index + " " + dir + "/shards", dir + "/ingest.out"));
+    fs::remove(dir + "/edges.sqlite");
+    t0 = Now();
+    size_t fast_edges =
+        testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite", true);
+    sqlite_fast_ingests.push_back(Now() - t0);
+    fs::remove(dir + "/edges.sqlite");
+    t0 = Now();
+    size_t sqlite_edges = testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite");
+    sqlite_ingests.push_back(Now() - t0);
+    if (sqlite_edges != traces.edges || fast_edges != traces.edges)
+      std::cerr << "sqlite loaded " << sqlite_edges << " edges\n";
+  }
+  double testmap_ingest = Median(testmap_ingests), sqlite_ingest = Median(sqlite_ingests),
+         sqlite_fast_ingest = Median(sqlite_fast_ingests);
+  std::printf("\ningest (%zu edges), median of %d alternating rounds\n", traces.edges, rounds);
   std::printf("  testmap ingest   %7.2f s  %10.0f edges/s\n", testmap_ingest,
               traces.edges / testmap_ingest);
   std::printf("  sqlite (indexed) %7.2f s  %10.0f edges/s\n", sqlite_ingest,
               traces.edges / sqlite_ingest);
-  std::printf("  ratio            %7.2fx   (target >= 3x)\n", sqlite_ingest / testmap_ingest);
+  std::printf("  ratio            %7.2fx\n", sqlite_ingest / testmap_ingest);
   std::printf(
       "  sqlite, simdjson %7.2f s  %10.0f edges/s  (the same parser as testmap: only the stores "
       "differ)\n",
       sqlite_fast_ingest, traces.edges / sqlite_fast_ingest);
-  std::printf("  ratio            %7.2fx\n", sqlite_fast_ingest / testmap_ingest);
+  std::printf("  ratio            %7.2fx   (target >= 3x)\n", sqlite_fast_ingest / testmap_ingest);
+
+  // Process start, then stats: alternating, many times each.
+  std::vector<double> start_s, sqlite_start_s, stats_s, sqlite_stats_s;
+  const std::string counts_sql =
+      "SELECT (SELECT count(*) FROM tests), (SELECT count(DISTINCT test_id) FROM outcomes), "
+      "(SELECT count(*) FROM ops), (SELECT count(*) FROM edges), (SELECT count(*) FROM outcomes), "
+      "(SELECT count(*) FROM runs);";
+  for (int i = 0; i < 30; ++i) {
+    start_s.push_back(TimeShell(testmap + " --version", dir + "/v.testmap"));
+    sqlite_start_s.push_back(TimeShell("sqlite3 --version", dir + "/v.sqlite"));
+    if (i >= 10) continue;
+    stats_s.push_back(
+        TimeShell(testmap + " stats --index " + index + " --format json", dir + "/stats.json"));
+    sqlite_stats_s.push_back(
+        TimeShell("sqlite3 " + dir + "/edges.sqlite \"" + counts_sql + "\"", dir + "/stats.sql"));
+  }
+  std::printf("\nprocess start, median of %zu alternating runs\n", start_s.size());
+  std::printf("  testmap --version          %8.2f ms\n", Median(start_s) * 1e3);
+  std::printf("  sqlite3 --version          %8.2f ms   ratio %.2fx\n", Median(sqlite_start_s) * 1e3,
+              Median(start_s) / Median(sqlite_start_s));
+  std::printf("\nstats (what the index holds), median of %zu alternating runs\n", stats_s.size());
+  std::printf("  testmap stats              %8.1f ms\n", Median(stats_s) * 1e3);
+  std::printf("  sqlite3 shell, counts      %8.1f ms   %6.2fx testmap's time\n",
+              Median(sqlite_stats_s) * 1e3, Median(sqlite_stats_s) / Median(stats_s));
 
   // Queries: random tail operators (the typical question) plus the head.
   std::mt19937 rng(7);
@@ -148,8 +195,8 @@ int main(int argc, char** argv) {
               ops.size(), static_cast<double>(answers) / ops.size());
   std::printf("  testmap --format nodeids   %8.1f ms   (target <= 20 ms)\n", mine * 1e3);
   std::printf("  testmap (table, details)   %8.1f ms\n", Median(table_s) * 1e3);
-  std::printf("  sqlite3 shell (indexed)    %8.1f ms   %6.1fx slower\n", Median(sqlite_s) * 1e3,
-              Median(sqlite_s) / mine);
+  std::printf("  sqlite3 shell (indexed)    %8.1f ms   %6.2fx testmap's time\n",
+              Median(sqlite_s) * 1e3, Median(sqlite_s) / mine);
   std::printf("  grep | jq over JSONL       %8.1f ms   %6.1fx slower\n", Median(grep_s) * 1e3,
               Median(grep_s) / mine);
   std::printf("  jq over JSONL              %8.1f ms   %6.1fx slower (target >= 10x)\n",
@@ -165,5 +212,6 @@ int main(int argc, char** argv) {
         return b / 1e6;
       }(),
       fs::file_size(dir + "/edges.sqlite") / 1e6);
+  std::printf("load average at the end: %.2f\n", load());
   return 0;
 }

@@ -34,18 +34,42 @@ bool TorchVersionLess(const std::string& a, const std::string& b) {
   return ra < rb;
 }
 
-EvidenceRuns::EvidenceRuns(const indexer::IndexReader& index, const std::string& torch)
-    : index_(index), torch_(torch) {
-  std::set<std::string> versions;
-  index.ForEachRun([&](const std::string& id, const std::string& json) {
+namespace {
+
+// Run id -> the torch version it was traced on ("" when it does not say).
+std::map<std::string, std::string> RunTorchVersions(const indexer::IndexStore& store) {
+  std::map<std::string, std::string> out;
+  store.Scan(indexer::Cf::kRuns, "", [&](std::string_view id, std::string_view json) {
     nlohmann::json r = nlohmann::json::parse(json, nullptr, false);
     std::string v;
     if (r.is_object() && r.contains("metadata") && r["metadata"].is_object() &&
         r["metadata"].contains("torch") && r["metadata"]["torch"].is_object())
       v = r["metadata"]["torch"].value("version", "");
-    run_torch_[id] = v;
-    versions.insert(v);
+    out.emplace(std::string(id), v);
+    return true;
   });
+  return out;
+}
+
+bool FiltersWith(const indexer::IndexStore& store, const std::set<std::string>& versions,
+                 const std::string& torch) {
+  return versions.size() > 1 || !torch.empty() ||
+         store.Get(indexer::Cf::kDefault, indexer::kSupersededKey).has_value();
+}
+
+}  // namespace
+
+bool EvidenceRuns::Filters(const indexer::IndexStore& store, const std::string& torch) {
+  std::set<std::string> versions;
+  for (const auto& [run, v] : RunTorchVersions(store)) versions.insert(v);
+  return FiltersWith(store, versions, torch);
+}
+
+EvidenceRuns::EvidenceRuns(const indexer::IndexReader& index, const std::string& torch)
+    : index_(index), torch_(torch) {
+  run_torch_ = RunTorchVersions(index.store());
+  std::set<std::string> versions;
+  for (const auto& [run, v] : run_torch_) versions.insert(v);
   if (!torch_.empty() && !versions.count(torch_)) {
     std::vector<std::string> known(versions.begin(), versions.end());
     std::string have;
@@ -54,8 +78,7 @@ EvidenceRuns::EvidenceRuns(const indexer::IndexReader& index, const std::string&
         "torch version", torch_, core::ClosestNames(torch_, known),
         "no run in the index was traced on torch " + torch_ + " (its runs are on: " + have + ")");
   }
-  active_ = versions.size() > 1 || !torch_.empty() ||
-            index.store().Get(indexer::Cf::kDefault, indexer::kSupersededKey).has_value();
+  active_ = FiltersWith(index.store(), versions, torch_);
 }
 
 const EvidenceRuns::TestRuns& EvidenceRuns::For(const std::string& nodeid) {

@@ -24,6 +24,11 @@ class EvidenceRuns {
   // when `torch` names a version no run has.
   EvidenceRuns(const indexer::IndexReader& index, const std::string& torch);
 
+  // Whether any test's evidence would be filtered in the index of `store`
+  // (several torch versions, a version asked for, or retired runs): reads
+  // only the runs and default column families.
+  static bool Filters(const indexer::IndexStore& store, const std::string& torch);
+
   // Whether the evidence of `run` counts for `nodeid`.
   bool Keep(const std::string& nodeid, const std::string& run);
   // Whether `nodeid` is still a test (a rescan did not remove it).

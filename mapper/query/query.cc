@@ -1,6 +1,7 @@
 #include "mapper/query/query.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <unordered_map>
@@ -85,11 +86,16 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   Filter filter{{}, options.device, options.path, result.roles};
   for (const auto& d : options.dtypes) filter.dtypes.push_back(CanonicalDtypeOrThrow(d));
 
-  // nodeid -> index into result.tests; how many of the ops each test ran.
-  std::unordered_map<std::string, size_t> at;
-  std::vector<size_t> hits;
-  // The same, counting every role: tests only another role would admit.
-  std::unordered_map<std::string, size_t> hits_any_role;
+  // Per test seen: its index into result.tests (once it matched), how many
+  // of the ops it ran in the asked roles and in any role, and the last op
+  // counted for each, so that several edges of one op (runs, overloads)
+  // count once. One map: a large answer's cost is mostly this bookkeeping.
+  struct Seen {
+    size_t at = SIZE_MAX;
+    size_t hits = 0, hits_any_role = 0;
+    size_t last_op = SIZE_MAX, last_op_any_role = SIZE_MAX;
+  };
+  std::unordered_map<std::string, Seen> seen;
   std::optional<std::vector<std::string>> known;        // loaded only when needed
   std::optional<std::vector<std::string>> torch_known;  // the same, of torch's registry
   std::set<std::string> devices_seen;                   // for telling a typo from no match
@@ -97,31 +103,32 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   for (size_t i = 0; i < options.ops.size(); ++i) {
     ResolvedOp op = ParseQueryOp(options.ops[i]);
     bool any_edge = false;
-    std::unordered_map<std::string, bool> counted, counted_any_role;  // this op, per test
     index.ForEachEdgeOfOp(op.packet, op.overload, [&](const indexer::Edge& e) {
       any_edge = true;
       if (!runs.Keep(e.nodeid, e.run)) return;
       OpUse* use = nullptr;
+      Seen* test = nullptr;
       for (const auto& t : e.tuples) {
         if (!t.device.empty()) devices_seen.insert(t.device);
         if (!filter.Passes(t)) continue;
-        if (!counted_any_role[e.nodeid]) {
-          counted_any_role[e.nodeid] = true;
-          ++hits_any_role[e.nodeid];
+        if (!test) test = &seen[e.nodeid];
+        if (test->last_op_any_role != i) {
+          test->last_op_any_role = i;
+          ++test->hits_any_role;
         }
         if (!filter.PassesRole(t)) continue;
         if (!use) {
-          auto [it, fresh] = at.emplace(e.nodeid, result.tests.size());
-          if (fresh) {
+          if (test->at == SIZE_MAX) {
+            test->at = result.tests.size();
             result.tests.push_back(TestMatch{});
             result.tests.back().nodeid = e.nodeid;
-            hits.push_back(0);
           }
-          if (!counted[e.nodeid]) {
-            counted[e.nodeid] = true;
-            ++hits[it->second];
+          if (test->last_op != i) {
+            test->last_op = i;
+            ++test->hits;
           }
-          use = &result.tests[it->second].ops[e.Op()];
+          if (!options.uses) break;  // matched: what it did is not asked for
+          use = &result.tests[test->at].ops[e.Op()];
           use->runs.insert(e.run);
         }
         use->dtypes.insert(t.dtypes);
@@ -164,10 +171,11 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
                                  core::ClosestNames(options.device, known_devices));
   }
   const size_t needed = options.any ? 1 : options.ops.size();
-  for (const auto& [nodeid, n] : hits_any_role) {
-    auto it = at.find(nodeid);
-    bool matched = it != at.end() && hits[it->second] >= needed;
-    if (n >= needed && !matched) ++result.tests_in_other_roles;
+  std::vector<size_t> hits(result.tests.size());
+  for (const auto& [nodeid, test] : seen) {
+    if (test.at != SIZE_MAX) hits[test.at] = test.hits;
+    bool matched = test.at != SIZE_MAX && test.hits >= needed;
+    if (test.hits_any_role >= needed && !matched) ++result.tests_in_other_roles;
   }
   // All of the ops, unless --any: drop tests that missed one.
   if (!options.any && options.ops.size() > 1) {
@@ -191,6 +199,20 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
     for (auto& [k, g] : groups) result.groups.push_back(std::move(g));
   }
   return result;
+}
+
+std::unique_ptr<indexer::IndexStore> OpenForQuery(const std::string& dir,
+                                                  const QueryOptions& options) {
+  using indexer::Cf, indexer::CfBit;
+  indexer::CfSet cfs = CfBit(Cf::kOpTests) | CfBit(Cf::kRuns);
+  if (options.details || options.group == "generic")
+    cfs |= CfBit(Cf::kTests) | CfBit(Cf::kOutcomes);
+  auto store = indexer::IndexStore::Open(dir, indexer::OpenMode::kRead, cfs);
+  if (EvidenceRuns::Filters(*store, options.torch)) {
+    cfs |= CfBit(Cf::kTests) | CfBit(Cf::kOutcomes) | CfBit(Cf::kTestOps);
+    store = indexer::IndexStore::Open(dir, indexer::OpenMode::kRead, cfs);
+  }
+  return store;
 }
 
 }  // namespace testmap::query

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -46,6 +47,9 @@ struct QueryOptions {
   // an empty answer (no test runs it), not an unknown name. Unset, or empty
   // when no torch is at hand: the index's operators are all that is known.
   std::function<std::vector<std::string>()> torch_operators;
+  // Fill each test's `ops` (what it did with each operator; not needed for
+  // nodeids either, and most of a large answer's work).
+  bool uses = true;
 };
 
 // What one test did with one matched operator (over all its runs).
@@ -93,6 +97,12 @@ struct QueryResult {
 // operator, dtype, device or path, core::UsageError for contradicting
 // options.
 QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& options);
+
+// The index opened for RunQuery(options), with only the column families it
+// reads (a nodeids answer: op_tests and runs), and those EvidenceRuns reads
+// per test where the index holds several torch versions or retired runs.
+std::unique_ptr<indexer::IndexStore> OpenForQuery(const std::string& dir,
+                                                  const QueryOptions& options);
 
 // Fills what `details` adds (source location, latest outcome and duration,
 // runs) into `tests`, sorted by node id. RunQuery calls it for every test;

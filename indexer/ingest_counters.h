@@ -1,0 +1,58 @@
+// How one ingest changes the index's counters (index_counters.h): from
+// the counters before it, what its batch writes, and as few reads of the
+// old keys as that needs. Keys of a run the index did not hold yet are new
+// by construction (every key of a run is written with its run record, and
+// `index verify` checks that every edge and outcome names a run), so an
+// ingest of new shards reads nothing for them; only re-ingested runs,
+// static edges and the tests a batch touches are looked up, in key order.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "indexer/index_batch.h"
+#include "indexer/index_counters.h"
+#include "indexer/index_store.h"
+
+namespace testmap::indexer {
+
+class IngestCounters {
+ public:
+  // Reads the counters before the ingest (counting once when the index
+  // keeps none).
+  explicit IngestCounters(const IndexStore& store);
+
+  // Whether keys of run `id` may already be in the index: its run record
+  // is, or it is the static run. Call before the commit.
+  bool RunMayExist(std::string_view run_id) const;
+
+  // The puts of `batch` (tests, generic links, outcomes, runs); the tests
+  // `traced` through non-static edges; the operators (PACKET \0 OVERLOAD)
+  // of its edges. Call once, before the commit.
+  void AddBatch(const IndexBatch& batch, const std::vector<std::string_view>& traced,
+                const std::vector<std::string_view>& op_keys);
+
+  // One op_tests key the commit writes (duplicates already resolved), in
+  // key order, `may_exist` when its run may (RunMayExist). Called from the
+  // op_tests producer's thread during the commit.
+  void AddEdge(std::string_view key, std::string_view value, bool may_exist);
+
+  // The counters after the commit. Called once every AddEdge is done.
+  const IndexCounters& Finish();
+
+ private:
+  const IndexStore& store_;
+  IndexCounters counters_;
+  bool empty_before_;                                       // nothing to look up
+  mutable std::unordered_map<std::string, bool> old_runs_;  // run id -> in the index
+  std::unique_ptr<IndexCursor> old_edges_;
+  // Changes of edges_by_evidence, kept apart from its map: a handful of
+  // kinds, counted millions of times.
+  std::vector<std::pair<std::string, int64_t>> evidence_;
+};
+
+}  // namespace testmap::indexer
