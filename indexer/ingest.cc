@@ -348,7 +348,8 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
   };
   std::unordered_set<std::string> scanned;
   // Records, with the runs a rescan retires (scan_supersede.h).
-  if (PutScannedRecords(store, inputs.scans, batch)) batch.Put(Cf::kDefault, kSupersededKey, "1");
+  // Said in the default column family, which the counters' producer writes.
+  const bool superseded = PutScannedRecords(store, inputs.scans, batch);
   for (const auto& scan : inputs.scans) {
     for (const auto& t : scan) {
       scanned.insert(t.nodeid);
@@ -436,7 +437,10 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       Cf::kDefault,
       [&](const IndexBatch::Sink& sink) {
         counters_value = EncodeCounters(counters.Finish());
+        // Keys in increasing order: "counters" < "superseded".
+        static_assert(std::string_view(kCountersKey) < std::string_view(kSupersededKey));
         sink(kCountersKey, counters_value);
+        if (superseded) sink(kSupersededKey, "1");
       },
       /*after_others=*/true);
   summary.keys = batch.size();
