@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "indexer/index_batch.h"
 #include "indexer/index_layout.h"
@@ -60,6 +62,11 @@ class IndexStore {
   // at any point leaves the index with all of it or none of it. Keys that
   // already hold the same value change nothing. kWrite only.
   virtual void Commit(const IndexBatch& batch) = 0;
+
+  // Deletes `keys` in one atomic write (all of them or none survive a
+  // crash), then compacts the column families they were in so that the
+  // space is given back (`testmap index prune`). kWrite only.
+  virtual void Delete(const std::vector<std::pair<Cf, std::string>>& keys) = 0;
 };
 
 }  // namespace testmap::indexer
