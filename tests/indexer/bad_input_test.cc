@@ -145,6 +145,37 @@ TEST_F(IndexBadInputTest, NothingToIngestIsExitOneAndCreatesNoIndex) {
   EXPECT_FALSE(fs::exists(fresh));
 }
 
+// A filter value that matches nothing known is a typo, not an empty answer
+// (`query --device cdua` once answered 0 tests with exit 0): exit 3 with the
+// closest names, each once. An empty list of node ids has its own code.
+TEST_F(IndexBadInputTest, FilterValuesThatNameNothingAreUnknownNames) {
+  auto query = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"query", "--index", index_, "--op", "add"});
+    return Testmap(args);
+  };
+  auto device = query({"--device", "cdua"});
+  EXPECT_EQ(device.rc, 3);
+  EXPECT_NE(device.err.find("unknown device `cdua`\ndid you mean: cuda cpu"), std::string::npos)
+      << device.err;
+  EXPECT_EQ(device.err.find("cpu cpu"), std::string::npos) << device.err;
+  auto dtype = query({"--dtype", "flaot32"});
+  EXPECT_EQ(dtype.rc, 3);
+  EXPECT_NE(dtype.err.find("did you mean: float32"), std::string::npos) << dtype.err;
+  auto role = query({"--role", "asert"});
+  EXPECT_EQ(role.rc, 3);
+  EXPECT_NE(role.err.find("did you mean: assert"), std::string::npos) << role.err;
+  // A real device nothing ran on: an empty answer, and 4 as node ids.
+  EXPECT_EQ(query({"--device", "cuda"}).rc, 0);
+  auto none = query({"--device", "cuda", "--format", "nodeids"});
+  EXPECT_EQ(none.rc, 4);
+  EXPECT_EQ(none.out, "");
+  auto explain =
+      Testmap({"config", "explain", SourcePath("examples/backend-config/example_suite.yaml"),
+               "--index", index_, "--device", "cdua"});
+  EXPECT_EQ(explain.rc, 3) << explain.err;
+  EXPECT_NE(explain.err.find("unknown device `cdua`"), std::string::npos) << explain.err;
+}
+
 TEST_F(IndexBadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
   std::string text =
       Join(0, 4) + "{\"type\":\"test\",\"nodeid\":\"x\",\"ops\":[{\"op\":\n" + Join(4, 10);
