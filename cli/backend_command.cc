@@ -9,6 +9,7 @@
 #include "analyzers/backend/dispatcher_dump.h"
 #include "analyzers/backend/registration_output.h"
 #include "analyzers/torch_snapshot/torch_snapshot.h"
+#include "cli/cache_options.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
@@ -25,16 +26,13 @@ struct BackendArgs {
   std::string torch_python;
   std::string format = "table";
   int jobs = 0;
-  std::string cache_dir;
-  bool no_cache = false;
+  CacheOptions cache;
   std::vector<std::string> modules;
   std::vector<std::string> python_path;
 };
 
 std::string TorchPython(const std::string& given) {
-  if (!given.empty()) return given;
-  const char* env = std::getenv("TESTMAP_PYTHON");
-  return env && *env ? env : "python3";
+  return given.empty() ? torch_snapshot::DefaultTorchPython() : given;
 }
 
 tb::RecordFormat Format(const std::string& f) {
@@ -53,8 +51,7 @@ int RunScan(const BackendArgs& a) {
   o.build_dir = a.build_dir;
   o.torch_python = TorchPython(a.torch_python);
   o.jobs = a.jobs;
-  if (!a.no_cache)
-    o.cache_dir = a.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : a.cache_dir;
+  o.cache_dir = a.cache.Dir();
   core::Progress progress("testmap backend scan: reading C++", "files");
   if (progress.enabled())
     o.progress = [&](size_t done, size_t total) {
@@ -102,8 +99,8 @@ int RunDump(const BackendArgs& a) {
 void AddFormat(CLI::App* cmd, BackendArgs* args) {
   AddFormatOption(cmd, args->format, {"table", "json", "jsonl"});
   cmd->add_option("--torch-python", args->torch_python,
-                  "Python whose torch the backend builds against (default: $TESTMAP_PYTHON or "
-                  "python3)");
+                  "Python whose torch the backend builds against (default: the active "
+                  "virtualenv's, else $TESTMAP_PYTHON, else the one testmap was built with)");
 }
 
 }  // namespace
@@ -132,8 +129,7 @@ void RegisterBackendCommand(CLI::App& app) {
                    "torch, C++ standard and include paths, plus the backend's include folders)");
   scan->add_option("-j,--jobs", args->jobs, "Clang reader threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
-  scan->add_option("--cache-dir", args->cache_dir, "cache directory (default: ~/.cache/testmap)");
-  scan->add_flag("--no-cache", args->no_cache, "read every file afresh");
+  AddCacheOptions(scan, args->cache);
   AddFormat(scan, args.get());
   scan->callback([args] { RunCommand("backend scan", [&] { return RunScan(*args); }); });
 

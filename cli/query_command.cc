@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
+#include "cli/torch_options.h"
 #include "mapper/query/query.h"
 
 namespace testmap::cli {
@@ -13,6 +14,7 @@ namespace testmap::cli {
 void RegisterQueryCommand(CLI::App& app) {
   struct Args {
     query::QueryOptions options;
+    TorchOptions torch;  // torch's registry: which names no test runs, which are typos
     std::string index, format;
   };
   auto args = std::make_shared<Args>();
@@ -26,7 +28,9 @@ void RegisterQueryCommand(CLI::App& app) {
       "Roles: by default only ops of the test's own code count (role test); ops run inside\n"
       "assertEqual/assert_close (assert), make_tensor and OpInfo/ModuleInfo input functions\n"
       "(inputs), and pytest's setup/teardown count with --role (e.g. --role test,assert, or\n"
-      "--role all: what a device must run for the test to pass).\n\n"
+      "--role all: what a device must run for the test to pass).\n"
+      "An operator torch registers that no test runs is an empty answer (exit 0); a name\n"
+      "neither the index nor torch's registry has exits 3 with the closest names.\n\n"
       "Examples:\n"
       "  testmap query --op _scaled_mm\n"
       "  pytest $(testmap query --op add --dtype bfloat16 --format nodeids)\n"
@@ -49,11 +53,13 @@ void RegisterQueryCommand(CLI::App& app) {
       ->check(CLI::IsMember({"test", "generic"}));
   AddFormatOption(cmd, args->format, {"table", "json", "jsonl", "nodeids", "yaml"});
   AddIndexOption(cmd, args->index);
+  AddTorchOptions(cmd, args->torch);
   cmd->callback([args] {
     RunCommand("query", [&] {
       auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
       indexer::IndexReader index(*store);
       args->options.details = args->format != "nodeids";
+      args->options.torch_operators = [&] { return TorchOperatorNames(args->torch); };
       auto result = query::RunQuery(index, args->options);
       query::RenderQuery(result, args->format, std::cout);
       return args->format == "nodeids" && result.tests.empty() ? kExitNoTests : kExitAnswer;

@@ -7,6 +7,7 @@
 #include "analyzers/python/pytest_rootdir.h"
 #include "analyzers/python/scan_output.h"
 #include "analyzers/python/tree_scanner.h"
+#include "cli/cache_options.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
@@ -24,8 +25,7 @@ struct ScanArgs {
   int jobs = 0;
   std::string torch_python;
   std::string snapshot;
-  std::string cache_dir;
-  bool no_cache = false;
+  CacheOptions cache;
   uint64_t max_file_size = python::kDefaultMaxFileBytes;
 };
 
@@ -53,8 +53,7 @@ int RunScan(const ScanArgs& a) {
   o.torch_python = a.torch_python;
   if (o.snapshot_file.empty() && o.torch_python.empty())
     o.torch_python = torch_snapshot::DefaultTorchPython(&python_source);
-  if (!a.no_cache)
-    o.cache_dir = a.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : a.cache_dir;
+  o.cache_dir = a.cache.Dir();
   core::Progress progress("testmap scan:", "files");
   if (progress.enabled())
     o.progress = [&](size_t done, size_t total) {
@@ -143,8 +142,7 @@ void RegisterScanCommand(CLI::App& app) {
                   "Python whose torch provides OpInfo/ModuleInfo metadata (default: the active "
                   "virtualenv's, else $TESTMAP_PYTHON, else the one testmap was built with)");
   cmd->add_option("--snapshot", args->snapshot, "torch metadata snapshot file to use instead");
-  cmd->add_option("--cache-dir", args->cache_dir, "cache directory (default: ~/.cache/testmap)");
-  cmd->add_flag("--no-cache", args->no_cache, "scan every file afresh");
+  AddCacheOptions(cmd, args->cache);
   cmd->add_option("--max-file-size", args->max_file_size,
                   "larger test files are not read (default 8MiB; suffixes k, m, g)")
       ->transform(CLI::AsSizeValue(false));

@@ -57,6 +57,29 @@ std::string FileKey(std::string_view path) {
   return std::string(path);
 }
 
+std::string TestFileIdentity(std::string_view path) {
+  constexpr std::string_view kPyTorchTestDir = "test/";
+  while (path.starts_with("./")) path.remove_prefix(2);
+  if (path.size() > kPyTorchTestDir.size() && path.starts_with(kPyTorchTestDir))
+    path.remove_prefix(kPyTorchTestDir.size());
+  return FileKey(path);
+}
+
+std::vector<std::string> FileKeyAliases(std::string_view file_key) {
+  std::vector<std::string> out = {std::string(file_key)};
+  std::string identity = TestFileIdentity(file_key);
+  if (identity != file_key) out.push_back(std::move(identity));
+  return out;
+}
+
+std::string JUnitModule(std::string_view path) {
+  std::string module = FileKey(path);
+  for (char& c : module) {
+    if (c == '/' || c == '\\') c = '.';
+  }
+  return module;
+}
+
 std::string GuessGenericId(std::string_view nodeid) {
   NodeId parts = NodeId::Parse(nodeid);
   std::string name = parts.name.substr(0, parts.name.find('['));

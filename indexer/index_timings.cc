@@ -1,24 +1,34 @@
 #include "indexer/index_timings.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/node_id.h"
 #include "indexer/index_layout.h"
 
 namespace testmap::indexer {
 
-std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store) {
-  std::vector<timings::TimingRecord> out;
+timings::TimingInput ReadIndexTimings(const IndexStore& store) {
+  struct Outcome {
+    std::string run;
+    std::optional<double> start;
+    timings::TimingRecord record;
+  };
+  std::vector<Outcome> outcomes;
   store.Scan(Cf::kOutcomes, "", [&](std::string_view key, std::string_view value) {
     auto fields = SplitKey(key);
     auto rec = nlohmann::json::parse(value, nullptr, false);
     if (fields.size() != 2 || !rec.is_object()) return true;  // `index verify` reports these
-    timings::TimingRecord r;
+    Outcome o;
+    o.run = std::string(fields[1]);
+    if (rec.contains("start") && rec["start"].is_number()) o.start = rec["start"].get<double>();
+    timings::TimingRecord& r = o.record;
     r.id = std::string(fields[0]);
     core::NodeId parts = core::NodeId::Parse(r.id);
     r.file = core::FileKey(parts.path);
     r.cls = parts.cls;
-    r.source = store.dir() + " (run " + std::string(fields[1]) + ")";
+    r.source = store.dir() + " (run " + o.run + ")";
     // pytest's own reading of outcomes, as the shard reader does.
     std::string outcome = rec.value("outcome", std::string("passed"));
     r.outcome = timings::OutcomeFromName(outcome);
@@ -27,9 +37,26 @@ std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store) {
     } else {
       r.outcome = timings::Outcome::kSkipped;  // crashed: untimed, estimated instead
     }
-    out.push_back(std::move(r));
+    outcomes.push_back(std::move(o));
     return true;
   });
+  // A run's records together, as in its shard, so that its wall's record
+  // range is one range.
+  std::stable_sort(outcomes.begin(), outcomes.end(),
+                   [](const Outcome& a, const Outcome& b) { return a.run < b.run; });
+  timings::TimingInput in;
+  for (size_t i = 0; i < outcomes.size();) {
+    const std::string& run = outcomes[i].run;
+    timings::TraceRunWall wall;
+    if (auto record = store.Get(Cf::kRuns, run))
+      wall.Start(*record, outcomes[i].record.source, 0, in.records.size());
+    for (; i < outcomes.size() && outcomes[i].run == run; ++i) {
+      wall.AddTest(outcomes[i].record.file, outcomes[i].record.seconds, outcomes[i].start);
+      in.records.push_back(std::move(outcomes[i].record));
+    }
+    if (auto w = wall.Finish(in.records.size())) in.walls.push_back(std::move(*w));
+  }
+  std::vector<timings::TimingRecord>& out = in.records;
   // Records ingested from timing files, as their readers produced them.
   store.Scan(Cf::kTimings, "", [&](std::string_view, std::string_view value) {
     auto rec = nlohmann::json::parse(value, nullptr, false);
@@ -50,13 +77,11 @@ std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store) {
     out.push_back(std::move(r));
     return true;
   });
-  return out;
+  return in;
 }
 
 void AppendIndexTimings(const IndexStore& store, timings::TimingInput& input) {
-  timings::TimingInput more;
-  more.records = ReadIndexTimings(store);
-  input.Append(std::move(more));
+  input.Append(ReadIndexTimings(store));
 }
 
 }  // namespace testmap::indexer

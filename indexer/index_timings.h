@@ -1,7 +1,9 @@
 // The index's outcomes as timing records, for `testmap plan --index`: one
-// record per test and run, exactly as the trace shard reader
-// (timings/trace_timings_reader.h) would read the shards they came
-// from, so a plan from the index equals a plan from the shards.
+// record per test and run, and each run's wall (timings::TraceRunWall),
+// exactly as the trace shard reader (timings/trace_timings_reader.h) would
+// read the shards they came from, so a plan from the index equals a plan
+// from the shards, fixed costs included. Then the records of ingested
+// timing files, as their readers produced them.
 #pragma once
 
 #include <vector>
@@ -11,7 +13,7 @@
 
 namespace testmap::indexer {
 
-std::vector<timings::TimingRecord> ReadIndexTimings(const IndexStore& store);
+timings::TimingInput ReadIndexTimings(const IndexStore& store);
 
 // The same, appended to a plan's timing input (cli/plan_command.cc and the
 // MCP plan tool read files and the index through this one path).

@@ -47,10 +47,7 @@ bool IsRetryMarker(const char* name) {
 std::string RebuildNodeId(const std::string& classname, const std::string& name,
                           const std::string& file) {
   if (!file.empty()) {
-    std::string module = core::FileKey(file);
-    for (char& c : module) {
-      if (c == '/' || c == '\\') c = '.';
-    }
+    std::string module = core::JUnitModule(file);
     if (classname == module) return file + "::" + name;
     if (classname.rfind(module + ".", 0) == 0) {
       std::vector<std::string> classes = SplitDots(classname.substr(module.size() + 1));

@@ -7,7 +7,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 
 namespace testmap::timings {
 
@@ -25,5 +28,31 @@ struct ProcessWall {
   // the writer can make the sum of tests exceed the wall by milliseconds).
   double Overhead() const { return wall_seconds > test_seconds ? wall_seconds - test_seconds : 0; }
 };
+
+// The wall of one trace run, built the same way from a shard and from the
+// index that ingested it (a plan from either is the same plan): from the
+// `run` record's metadata.start_time to the last test's end.
+class TraceRunWall {
+ public:
+  // Starts a run; false (and nothing is built) when its record has no
+  // readable start_time. `first_record` is where its tests' records begin.
+  bool Start(std::string_view run_record, const std::string& source, int line, size_t first_record);
+  // One test of the run: its file key, duration and start (epoch seconds).
+  void AddTest(const std::string& file, double seconds, std::optional<double> start);
+  // The run's wall, when it ran tests and lasted no longer than
+  // kMaxDurationSeconds; `end_record` ends its records.
+  std::optional<ProcessWall> Finish(size_t end_record);
+
+ private:
+  bool open_ = false;
+  ProcessWall wall_;
+  double start_ = 0, end_ = 0;
+  std::set<std::string> files_;
+};
+
+// Seconds since the epoch of the plugin's start_time (Python's
+// datetime.now(timezone.utc).isoformat(): "2026-12-01T08:00:00.123456+00:00"),
+// or a negative number when it does not read as one.
+double EpochOfIsoUtc(const std::string& iso);
 
 }  // namespace testmap::timings

@@ -1,36 +1,11 @@
 #include "timings/trace_timings_reader.h"
 
-#include <algorithm>
-#include <cstdio>
-#include <ctime>
-#include <nlohmann/json.hpp>
-#include <set>
-
 #include "core/node_id.h"
 #include "core/read_file.h"
 #include "core/trace_reader.h"
 
 namespace testmap::timings {
 namespace {
-
-// Seconds since the epoch of the plugin's start_time (Python's
-// datetime.now(timezone.utc).isoformat(): "2026-12-01T08:00:00.123456+00:00"),
-// or a negative number when it does not read as one.
-double EpochOfIsoUtc(const std::string& iso) {
-  std::tm tm{};
-  double seconds = 0;
-  int consumed = 0;
-  if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &seconds, &consumed) != 6) {
-    return -1;
-  }
-  const std::string zone = iso.substr(consumed);
-  if (!zone.empty() && zone != "Z" && zone != "+00:00") return -1;
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  tm.tm_sec = 0;
-  return static_cast<double>(timegm(&tm)) + seconds;
-}
 
 class TimingCollector : public core::TraceVisitor {
  public:
@@ -43,19 +18,7 @@ class TimingCollector : public core::TraceVisitor {
   void Run(const core::TraceRun& run) override {
     if (!walls_) return;
     CloseWall();
-    auto record = nlohmann::json::parse(run.record, nullptr, /*allow_exceptions=*/false);
-    if (!record.is_object() || !record.contains("metadata") || !record["metadata"].is_object())
-      return;
-    const auto& start = record["metadata"].value("start_time", nlohmann::json());
-    if (!start.is_string()) return;
-    start_ = EpochOfIsoUtc(start.get<std::string>());
-    if (start_ < 0) return;
-    wall_ = ProcessWall{};
-    wall_.source = source_;
-    wall_.line = run.line;
-    wall_.first_record = out_.size();
-    end_ = start_;
-    open_ = true;
+    wall_.Start(run.record, source_, run.line, out_.size());
   }
 
   void Test(const core::TraceTest& t) override {
@@ -73,33 +36,19 @@ class TimingCollector : public core::TraceVisitor {
     } else {
       r.outcome = Outcome::kSkipped;  // crashed: untimed
     }
-    if (open_) {
-      wall_.test_seconds += r.seconds;
-      ++wall_.tests;
-      files_.insert(r.file);
-      if (t.start) end_ = std::max(end_, *t.start + r.seconds);
-    }
+    if (walls_) wall_.AddTest(r.file, r.seconds, t.start);
     out_.push_back(std::move(r));
   }
 
  private:
   void CloseWall() {
-    if (!open_) return;
-    open_ = false;
-    wall_.files = static_cast<int>(files_.size());
-    wall_.end_record = out_.size();
-    wall_.wall_seconds = end_ - start_;
-    files_.clear();
-    if (wall_.tests > 0 && wall_.wall_seconds <= kMaxDurationSeconds) walls_->push_back(wall_);
+    if (auto wall = wall_.Finish(out_.size())) walls_->push_back(std::move(*wall));
   }
 
   const std::string& source_;
   std::vector<TimingRecord>& out_;
   std::vector<ProcessWall>* walls_;
-  bool open_ = false;
-  ProcessWall wall_;
-  double start_ = 0, end_ = 0;
-  std::set<std::string> files_;
+  TraceRunWall wall_;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/node_id.h"
+
 namespace testmap::config {
 namespace {
 
@@ -142,7 +144,10 @@ bool ConfigRules::PathMatches(const std::string& config_path, const std::string&
     rest = config_path.substr(root_token_.size());
     if (!rest.empty() && rest[0] != '/') return false;  // `${TORCH_ROOT}x/...`
     rest = rest.empty() ? rest : rest.substr(1);
-    return GlobMatch(rest, file);
+    // Either side may or may not name PyTorch's test/ folder (ids from the
+    // repo root or from test/): core's one file identity joins them.
+    return GlobMatch(rest, file) ||
+           GlobMatch(core::TestFileIdentity(rest), core::TestFileIdentity(file));
   }
   if (config_path.starts_with("${")) return false;  // another root (${TORCH_DEVICE_ROOT})
   // An absolute or relative path: the node id's file at its end.

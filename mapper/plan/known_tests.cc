@@ -3,19 +3,6 @@
 #include "core/node_id.h"
 
 namespace testmap::plan {
-namespace {
-
-constexpr std::string_view kPyTorchTestDir = "test/";
-
-}  // namespace
-
-std::vector<std::string> FileKeyAliases(std::string_view file_key) {
-  std::vector<std::string> out = {std::string(file_key)};
-  if (file_key.size() > kPyTorchTestDir.size() && file_key.starts_with(kPyTorchTestDir))
-    out.emplace_back(file_key.substr(kPyTorchTestDir.size()));
-  return out;
-}
-
 void KnownTests::Add(std::string_view nodeid) {
   core::NodeId parts = core::NodeId::Parse(nodeid);
   if (parts.name.empty()) return;
@@ -23,7 +10,7 @@ void KnownTests::Add(std::string_view nodeid) {
   File& file = files_[key];
   if (file.path.empty()) {
     file.path = parts.path;
-    for (const std::string& alias : FileKeyAliases(key)) alias_.emplace(alias, key);
+    for (const std::string& alias : core::FileKeyAliases(key)) alias_.emplace(alias, key);
   }
   file.ids.emplace(std::string(nodeid), parts.cls);
 }

@@ -4,13 +4,9 @@
 // timings of any job or config, `--collected` (a scan's or pytest's list)
 // and the index's tests.
 //
-// Files are joined the way PyTorch names them: test-times.json keys are
-// relative to PyTorch's test/ folder without ".py" ("test_nn",
-// "inductor/test_x"), while node ids are relative to pytest's rootdir, which
-// is PyTorch's repo root ("test/test_nn.py::..."). A file key is therefore
-// known under both spellings.
-// TODO(one identity): move the join into core when the canonical file
-// identity of issue 9 lands there.
+// Files are joined by core's one file identity (core/node_id.h): a file key
+// is known under each of core::FileKeyAliases, so test-times.json's
+// "test_nn" finds the ids of "test/test_nn.py".
 #pragma once
 
 #include <map>
@@ -20,9 +16,6 @@
 #include <vector>
 
 namespace testmap::plan {
-
-// "test/test_nn" -> {"test/test_nn", "test_nn"}; other keys -> {key}.
-std::vector<std::string> FileKeyAliases(std::string_view file_key);
 
 class KnownTests {
  public:

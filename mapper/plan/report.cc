@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/node_id.h"
 #include "mapper/plan/known_tests.h"
 #include "mapper/plan/plan_request.h"
 
@@ -17,7 +18,7 @@ PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::Timin
   for (const auto& m : measured) {
     if (m.timed_runs == 0) continue;
     by_id[m.id] += m.seconds;
-    for (const std::string& key : FileKeyAliases(m.file)) by_file[key] += m.seconds;
+    for (const std::string& key : core::FileKeyAliases(m.file)) by_file[key] += m.seconds;
   }
   std::unordered_set<std::string> used_ids, used_files;
   std::unordered_map<std::string, int> split_of_id, split_of_file;
@@ -68,7 +69,7 @@ PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::Timin
   for (const auto& m : measured) {
     if (m.timed_runs == 0 || used_ids.count(m.id)) continue;
     bool in_file = false;
-    for (const std::string& key : FileKeyAliases(m.file))
+    for (const std::string& key : core::FileKeyAliases(m.file))
       in_file = in_file || used_files.count(key);
     if (!in_file) ++report.unplanned_tests;
   }
@@ -82,7 +83,7 @@ PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::Timin
         ++votes[it->second];
         continue;
       }
-      for (const std::string& key : FileKeyAliases(rec.file)) {
+      for (const std::string& key : core::FileKeyAliases(rec.file)) {
         if (auto f = split_of_file.find(key); f != split_of_file.end()) {
           ++votes[f->second];
           break;

@@ -89,8 +89,9 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   std::vector<size_t> hits;
   // The same, counting every role: tests only another role would admit.
   std::unordered_map<std::string, size_t> hits_any_role;
-  std::optional<std::vector<std::string>> known;  // loaded only when needed
-  std::set<std::string> devices_seen;             // for telling a typo from no match
+  std::optional<std::vector<std::string>> known;        // loaded only when needed
+  std::optional<std::vector<std::string>> torch_known;  // the same, of torch's registry
+  std::set<std::string> devices_seen;                   // for telling a typo from no match
   for (size_t i = 0; i < options.ops.size(); ++i) {
     ResolvedOp op = ParseQueryOp(options.ops[i]);
     bool any_edge = false;
@@ -132,8 +133,20 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
       // from "known under another overload" and to suggest names.
       if (!known) known = index.KnownOps();
       if (!IsKnownOp(op, *known)) {
-        throw core::UnknownNameError("operator", options.ops[i], ClosestOps(options.ops[i], *known),
-                                     "no test in the index runs operator `" + op.canonical + "`");
+        if (!torch_known && options.torch_operators) torch_known = options.torch_operators();
+        if (torch_known && IsKnownOp(op, *torch_known)) {
+          result.untested_ops.push_back(op.canonical);
+        } else {
+          std::vector<std::string> names = *known;
+          if (torch_known) names.insert(names.end(), torch_known->begin(), torch_known->end());
+          std::sort(names.begin(), names.end());
+          names.erase(std::unique(names.begin(), names.end()), names.end());
+          throw core::UnknownNameError(
+              "operator", options.ops[i], ClosestOps(options.ops[i], names),
+              torch_known
+                  ? "neither torch nor any test in the index has operator `" + op.canonical + "`"
+                  : "no test in the index runs operator `" + op.canonical + "`");
+        }
       }
     }
     result.resolved.push_back(op);

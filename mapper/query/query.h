@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -37,6 +38,11 @@ struct QueryOptions {
   std::string group = "test";  // test | generic
   // Fill source location, timings and outcomes (not needed for nodeids).
   bool details = true;
+  // The canonical overload names torch's dispatcher registers, asked for
+  // only when an operator has no edge in the index: one torch registers is
+  // an empty answer (no test runs it), not an unknown name. Unset, or empty
+  // when no torch is at hand: the index's operators are all that is known.
+  std::function<std::vector<std::string>()> torch_operators;
 };
 
 // What one test did with one matched operator (over all its runs).
@@ -76,6 +82,8 @@ struct QueryResult {
   // Tests that would match if every role counted, but not in `roles`
   // (the hint that assertEqual's abs is not the test's abs).
   size_t tests_in_other_roles = 0;
+  // Asked-for operators torch registers that no test in the index runs.
+  std::vector<std::string> untested_ops;
 };
 
 // Throws core::UnknownNameError (with suggestions) for an unknown

@@ -8,12 +8,8 @@ using nlohmann::json;
 json UseJson(const OpUse& u) {
   json dtypes = json::array();
   for (const auto& combo : u.dtypes) dtypes.push_back(combo);
-  return {{"dtypes", dtypes},
-          {"devices", u.devices},
-          {"evidence", u.evidence},
-          {"roles", u.roles},
-          {"calls", u.calls},
-          {"runs", u.runs}};
+  return {{"dtypes", dtypes}, {"devices", u.devices}, {"evidence", u.evidence},
+          {"roles", u.roles}, {"calls", u.calls},     {"runs", u.runs}};
 }
 
 }  // namespace
@@ -60,7 +56,8 @@ json QueryResultJson(const QueryResult& r) {
   bool generic = r.options.group == "generic";
   json doc = {{"query", QueryQuestionJson(r)},
               {"count", generic ? r.groups.size() : r.tests.size()},
-              {"tests_in_other_roles", r.tests_in_other_roles}};
+              {"tests_in_other_roles", r.tests_in_other_roles},
+              {"untested_ops", r.untested_ops}};
   json items = json::array();
   if (generic) {
     for (const auto& g : r.groups) items.push_back(GenericMatchJson(g));

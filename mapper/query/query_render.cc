@@ -143,6 +143,8 @@ void RenderQuery(const QueryResult& r, const std::string& format, std::ostream& 
     out << ")";
   }
   out << "; " << Seconds(total) << " s in their latest runs\n";
+  for (const auto& op : r.untested_ops)
+    out << "torch registers " << op << ", but no test in the index runs it\n";
   if (r.tests_in_other_roles) {
     out << r.tests_in_other_roles
         << (r.tests_in_other_roles == 1 ? " more test runs" : " more tests run")

@@ -25,6 +25,22 @@ TEST(NodeId, FileKey) {
   EXPECT_EQ(FileKey("test_nn"), "test_nn");
 }
 
+// Every way PyTorch's sources spell one test file has one identity.
+TEST(NodeId, TestFileIdentityJoinsEverySpelling) {
+  for (const char* spelling : {"test/inductor/test_x.py", "inductor/test_x.py", "inductor/test_x",
+                               "test/inductor/test_x", "./test/inductor/test_x.py"}) {
+    EXPECT_EQ(TestFileIdentity(spelling), "inductor/test_x") << spelling;
+  }
+  EXPECT_EQ(TestFileIdentity("test_nn.py"), "test_nn");
+  EXPECT_EQ(TestFileIdentity("test/test_*.py"), "test_*");
+  // A folder named like PyTorch's is only stripped at the start.
+  EXPECT_EQ(TestFileIdentity("tools/test/test_y.py"), "tools/test/test_y");
+  EXPECT_EQ(FileKeyAliases("test/inductor/test_x"),
+            (std::vector<std::string>{"test/inductor/test_x", "inductor/test_x"}));
+  EXPECT_EQ(FileKeyAliases("test_nn"), (std::vector<std::string>{"test_nn"}));
+  EXPECT_EQ(JUnitModule("test/inductor/test_x.py"), "test.inductor.test_x");
+}
+
 TEST(NodeId, GuessedGenericIdStripsDeviceDtypeAndParams) {
   EXPECT_EQ(GuessGenericId("test_ops.py::TestCommonCPU::test_out_add_cpu_float32"),
             "test_ops.py::TestCommon::test_out_add");

@@ -4,6 +4,7 @@
 // answers for every operator of a real trace of examples/suite.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -31,6 +32,7 @@ struct Truth {
   std::map<std::string, Ids> by_overload_any_role;
   std::map<std::pair<std::string, std::string>, Ids> by_op_path;   // (overload, evidence)
   std::map<std::pair<std::string, std::string>, Ids> by_op_dtype;  // (overload, dtype)
+  std::map<std::string, Ids> static_by_packet;  // "aten::abs" -> @ops tests of OpInfo abs
 };
 
 std::string PacketOf(const std::string& op) {
@@ -61,8 +63,10 @@ Truth ComputeTruth(const SuiteEvidence& ev) {
   for (const auto& line : Lines(ReadFile(ev.scan))) {
     json rec = json::parse(line);
     std::string op = rec["params"].value("op", "");
-    if (!op.empty() && op.find('.') == std::string::npos)
+    if (!op.empty() && op.find('.') == std::string::npos) {
       t.by_packet["aten::" + op].insert(rec["nodeid"].get<std::string>());
+      t.static_by_packet["aten::" + op].insert(rec["nodeid"].get<std::string>());
+    }
   }
   return t;
 }
@@ -140,20 +144,24 @@ TEST_F(QueryTruthTest, RolesWidenTheAnswerExactlyAsTheTraceSays) {
     const auto& [op, role] = key;
     if (op != "aten::abs" && op != "aten::eq.Tensor" && op != "aten::view" && op != "aten::ones")
       continue;
-    EXPECT_EQ(Query({"--op", op, "--role", role}), ids) << op << " " << role;
+    // The overload alone: a packet would add its other overloads and the
+    // static evidence of @ops tests.
+    std::string query = op.find('.') == std::string::npos ? op + ".default" : op;
+    EXPECT_EQ(Query({"--op", query, "--role", role}), ids) << query << " " << role;
     ++checked;
   }
   EXPECT_GE(checked, 6u);
   // Lists and repeats mean any of them.
   Ids abs_assert_or_test = truth_->by_op_role[{"aten::abs", "assert"}];
   for (const auto& id : truth_->by_overload["aten::abs"]) abs_assert_or_test.insert(id);
-  EXPECT_EQ(Query({"--op", "abs", "--role", "test,assert"}), abs_assert_or_test);
-  EXPECT_EQ(Query({"--op", "abs", "--role", "assert", "--role", "test"}), abs_assert_or_test);
+  EXPECT_EQ(Query({"--op", "abs.default", "--role", "test,assert"}), abs_assert_or_test);
+  EXPECT_EQ(Query({"--op", "abs.default", "--role", "assert", "--role", "test"}),
+            abs_assert_or_test);
   // assertEqual's abs is most of abs: the default leaves it out, and says so.
   const size_t own = truth_->by_overload["aten::abs"].size();
   const size_t all = truth_->by_overload_any_role["aten::abs"].size();
   EXPECT_GT(all, 3 * own + 20) << own << " " << all;
-  auto table = Testmap({"query", "--index", *index_, "--op", "abs"});
+  auto table = Testmap({"query", "--index", *index_, "--op", "abs.default"});
   EXPECT_NE(table.out.find(std::to_string(own) + " tests run aten::abs in role test"),
             std::string::npos)
       << table.out;
@@ -200,8 +208,12 @@ TEST_F(QueryTruthTest, ShowAndOpsCarryRoles) {
   for (const auto& op : ops["ops"]) {
     if (op["op"] != "aten::abs") continue;
     seen = true;
-    EXPECT_EQ(op["tests"], truth_->by_overload["aten::abs"].size());
-    EXPECT_EQ(op["tests_any_role"], truth_->by_overload_any_role["aten::abs"].size());
+    // The row of aten::abs holds its default overload and the static
+    // evidence of @ops tests of OpInfo abs (both are spelled aten::abs).
+    Ids own = truth_->by_overload["aten::abs"], any = truth_->by_overload_any_role["aten::abs"];
+    for (const auto& id : truth_->static_by_packet["aten::abs"]) own.insert(id), any.insert(id);
+    EXPECT_EQ(op["tests"], own.size());
+    EXPECT_EQ(op["tests_any_role"], any.size());
     EXPECT_EQ(op["tests_by_role"]["assert"], (truth_->by_op_role[{"aten::abs", "assert"}].size()));
   }
   EXPECT_TRUE(seen);
@@ -270,6 +282,47 @@ TEST_F(QueryTruthTest, UnknownOperatorFailsWithSuggestions) {
   r = Testmap({"query", "--index", *index_, "--op", "no such op"});
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.err.find("not an operator name"), std::string::npos) << r.err;
+}
+
+// Operators torch's live dispatcher registers but no test in the index runs
+// are empty answers (exit 0; 4 for nodeids); a name torch lacks too is an
+// unknown name (exit 3) with suggestions from the whole registry.
+TEST_F(QueryTruthTest, OperatorsTorchRegistersWithoutTestsAreEmptyAnswers) {
+  auto live = Python({"-c",
+                      "import json, torch; print(json.dumps(sorted(n for n in "
+                      "torch._C._dispatch_get_all_op_names() if n.startswith('aten::'))))"});
+  ASSERT_EQ(live.rc, 0) << live.err;
+  std::set<std::string> in_index;
+  for (const auto& op :
+       json::parse(Testmap({"ops", "--index", *index_, "--format", "json"}).out)["ops"])
+    in_index.insert(op["op"].get<std::string>());
+  std::vector<std::string> untested;
+  for (const auto& name : json::parse(live.out)) {
+    std::string n = name.get<std::string>();
+    std::string packet = n.substr(0, n.find('.'));
+    if (!in_index.count(n) && !in_index.count(packet)) untested.push_back(n);
+  }
+  ASSERT_GT(untested.size(), 100u);
+  for (size_t i = 0; i < untested.size(); i += untested.size() / 5) {
+    auto r = Testmap({"query", "--index", *index_, "--op", untested[i], "--format", "json"});
+    ASSERT_EQ(r.rc, 0) << untested[i] << ": " << r.err;
+    json doc = json::parse(r.out);
+    EXPECT_EQ(doc["count"], 0);
+    EXPECT_EQ(doc["untested_ops"], json::array({untested[i]}));
+    r = Testmap({"query", "--index", *index_, "--op", untested[i]});
+    EXPECT_NE(r.out.find("torch registers " + untested[i] + ", but no test in the index runs it"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(Testmap({"query", "--index", *index_, "--op", untested[i], "--format", "nodeids"}).rc,
+              4);
+  }
+  // One letter dropped: torch has no such operator, and the suggestion is
+  // the registry's.
+  std::string typo = "aten::choleskyy";
+  ASSERT_FALSE(std::count(untested.begin(), untested.end(), typo));
+  auto r = Testmap({"query", "--index", *index_, "--op", typo});
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("did you mean: aten::cholesky"), std::string::npos) << r.err;
 }
 
 TEST_F(QueryTruthTest, GenericGroupingFollowsTheScan) {

@@ -124,6 +124,20 @@ TEST(ConfigRules, OpInfoFilters) {
   EXPECT_EQ(mul.rule, "supported op mul has force_xfail");
 }
 
+// Config paths name files from PyTorch's root; node ids name them from
+// pytest's rootdir, the repo root or test/ itself: both join, whichever
+// root token the config uses.
+TEST(ConfigRules, ConfigPathsJoinIdsFromEitherRootdir) {
+  Config c = Read(kConfig);
+  for (const char* file : {"test/test_binary_ufuncs.py", "test_binary_ufuncs.py"}) {
+    EXPECT_EQ(Decide(c, {file, "test_unlisted", {}}).mode, Mode::kSkip) << file;
+    EXPECT_TRUE(ConfigRules(c, "${TORCH_ROOT}/test").FileFor(file)) << file;
+  }
+  EXPECT_TRUE(Decide(c, {"nn/test_conv.py", "test_conv", {}}).governed);
+  EXPECT_FALSE(Decide(c, {"other/test_binary_ufuncs.py", "test_unlisted", {}}).governed);
+  EXPECT_FALSE(Decide(c, {"test_other.py", "test_unlisted", {}}).governed);
+}
+
 TEST(ConfigRules, Globs) {
   EXPECT_TRUE(GlobMatch("test/**/*.py", "test/a/b/test_x.py"));
   EXPECT_TRUE(GlobMatch("test/**/*.py", "test/test_x.py"));

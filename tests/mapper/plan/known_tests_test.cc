@@ -25,8 +25,6 @@ TEST(KnownTests, PyTorchKeysJoinRepoRootIds) {
   EXPECT_EQ(known.PathOf("test_nn"), "test/test_nn.py");
   EXPECT_EQ(known.Of("inductor/test_x").size(), 1u);
   EXPECT_TRUE(known.Of("test_ops").empty());
-  EXPECT_EQ(FileKeyAliases("test/inductor/test_x"),
-            (std::vector<std::string>{"test/inductor/test_x", "inductor/test_x"}));
 }
 
 PlanTest WholeFile(const std::string& key, double seconds) {

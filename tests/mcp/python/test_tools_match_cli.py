@@ -148,7 +148,7 @@ def test_plan_equals_cli(index_dir):
     cases = [
         ({"splits": 3}, ["--splits", "3"]),
         ({"splits": 2, "granularity": "file"}, ["--splits", "2", "--granularity", "file"]),
-        ({"max_minutes": 0.2, "procs": 2}, ["--max-minutes", "0.2", "--procs", "2"]),
+        ({"max_minutes": 0.5, "procs": 2}, ["--max-minutes", "0.5", "--procs", "2"]),
         ({"splits": 4, "keep_together": "class", "split": 2},
          ["--splits", "4", "--keep-together", "class", "--split", "2"]),
     ]

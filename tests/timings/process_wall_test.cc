@@ -1,0 +1,56 @@
+// A run's wall from its start_time: the epoch seconds agree with Python's
+// own reading of the plugin's timestamps, and bad ones are refused.
+#include "timings/process_wall.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "tests/support/command.h"
+
+namespace testmap::timings {
+namespace {
+
+TEST(ProcessWall, EpochOfIsoUtcAgreesWithPython) {
+  const char* stamps[] = {"2026-12-01T08:00:00.123456+00:00", "1970-01-01T00:00:00+00:00",
+                          "2000-02-29T23:59:59.5+00:00", "2024-03-01T00:00:00Z",
+                          "2100-12-31T12:34:56.000001+00:00"};
+  for (const char* iso : stamps) {
+    auto py = testing::Python(
+        {"-c", std::string("import datetime; print(repr(datetime.datetime.fromisoformat('") + iso +
+                   "'.replace('Z', '+00:00')).timestamp()))"});
+    ASSERT_EQ(py.rc, 0) << py.err;
+    EXPECT_NEAR(EpochOfIsoUtc(iso), std::strtod(py.out.c_str(), nullptr), 1e-6) << iso;
+  }
+  for (const char* bad : {"", "yesterday", "2026-13-01T00:00:00+00:00", "2026-12-01T25:00:00+00:00",
+                          "2026-12-01T08:00:00+02:00"}) {
+    EXPECT_LT(EpochOfIsoUtc(bad), 0) << bad;
+  }
+}
+
+TEST(ProcessWall, TraceRunWallFromStartToTheLastTestsEnd) {
+  TraceRunWall wall;
+  ASSERT_TRUE(
+      wall.Start(R"({"metadata":{"start_time":"1970-01-01T00:00:10+00:00"}})", "s.jsonl", 1, 0));
+  wall.AddTest("test_a", 2.0, 12.0);  // ends at 14
+  wall.AddTest("test_b", 1.0, 20.0);  // ends at 21
+  wall.AddTest("test_a", 0.5, std::nullopt);
+  auto w = wall.Finish(3);
+  ASSERT_TRUE(w);
+  EXPECT_DOUBLE_EQ(w->wall_seconds, 11.0);
+  EXPECT_DOUBLE_EQ(w->test_seconds, 3.5);
+  EXPECT_DOUBLE_EQ(w->Overhead(), 7.5);
+  EXPECT_EQ(w->tests, 3);
+  EXPECT_EQ(w->files, 2);
+  EXPECT_EQ(w->end_record, 3u);
+  // No start_time, or no tests: nothing to learn from.
+  EXPECT_FALSE(wall.Start(R"({"metadata":{}})", "s.jsonl", 1, 0));
+  EXPECT_FALSE(wall.Finish(0));
+  ASSERT_TRUE(
+      wall.Start(R"({"metadata":{"start_time":"1970-01-01T00:00:10+00:00"}})", "s.jsonl", 1, 0));
+  EXPECT_FALSE(wall.Finish(0));
+}
+
+}  // namespace
+}  // namespace testmap::timings
