@@ -50,4 +50,7 @@ void RegisterBackendShowCommand(CLI::App& app);
 // Adds `testmap config check|explain|generate` (test_suite_config files).
 void RegisterConfigCommand(CLI::App& app);
 
+// Adds `testmap diff OLD NEW` (the delta between two suite versions, docs/diff.md).
+void RegisterDiffCommand(CLI::App& app);
+
 }  // namespace testmap::cli

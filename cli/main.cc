@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   testmap::cli::RegisterBackendShowCommand(app);  // `backend show`, after `backend` exists
   testmap::cli::RegisterAdmitCommand(app);
   testmap::cli::RegisterConfigCommand(app);
+  testmap::cli::RegisterDiffCommand(app);
   testmap::cli::RegisterMcpCommand(app);
   testmap::cli::RegisterReportCommand(app);
   if (argc == 1) {  // `testmap` alone: what it can do, not "a subcommand is required"

@@ -48,6 +48,9 @@ void RegisterQueryCommand(CLI::App& app) {
                   "Only observations in these roles: test, assert, inputs, setup, teardown "
                   "(comma-separated or repeated), or all")
       ->capture_default_str();
+  cmd->add_option("--torch", args->options.torch,
+                  "Answer from runs under this torch version (default: per test, the newest "
+                  "it was traced on)");
   cmd->add_option("--group", args->options.group, "One row per test or per generic test")
       ->capture_default_str()
       ->check(CLI::IsMember({"test", "generic"}));

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/admit_options.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
@@ -16,14 +17,19 @@ void RegisterReportCommand(CLI::App& app) {
   struct Args {
     std::string index, format;
     report::ReportRequest request;
+    AdmitInputs admit;
+    torch_snapshot::TorchSnapshot torch;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "Write an HTML page: op x dtype coverage heatmap, split plan, runs");
+      "report", "Write an HTML page: op x dtype coverage heatmap, admission, split plan, runs");
   cmd->footer(
       "The page (DIR/index.html) is self-contained: no network, no CDN, opens from file://.\n"
       "Heatmap: tests per operator and dtype; click a cell for its tests; filters for\n"
-      "evidence (eager, compile, static) and, where traces recorded them, roles.\n\n"
+      "evidence (eager, compile, static) and, where traces recorded them, roles.\n"
+      "Admission per operator (as `testmap admit`) for the backend named with admit's options\n"
+      "(--backend, --supported, --ops...), else for the one backend whose records the index\n"
+      "holds (`ingest --backend NAME`).\n\n"
       "Examples:\n"
       "  testmap report --out report/\n"
       "  testmap plan --index .testmap --splits 8 --format json > plan.json\n"
@@ -39,19 +45,32 @@ void RegisterReportCommand(CLI::App& app) {
   cmd->add_option("--plan-report", args->request.plan_report,
                   "What a run of that plan measured: `testmap plan --report ... --format json`")
       ->check(CLI::ExistingFile);
+  AddAdmitInputOptions(cmd, args->admit);
   AddFormatOption(cmd, args->format, {"table", "json"});
   AddIndexOption(cmd, args->index);
   cmd->callback([args] {
     RunCommand("report", [&] {
       auto store = indexer::IndexStore::Open(args->index, indexer::OpenMode::kRead);
       indexer::IndexReader index(*store);
+      if (!args->admit.empty()) args->request.admission.inputs = args->admit;
+      args->request.admission.torch = [&] {
+        args->torch = LoadTorch(args->admit.torch);
+        return &args->torch;
+      };
       report::ReportSummary s = report::WriteReport(index, args->request);
       if (args->format == "json") {
-        std::cout << nlohmann::json{{"page", s.page},       {"bytes", s.bytes},
-                                    {"operators", s.ops},   {"dtypes", s.dtypes},
-                                    {"tests", s.tests},     {"cells", s.cells},
-                                    {"entries", s.entries}, {"runs", s.runs},
-                                    {"splits", s.splits}}
+        std::cout << nlohmann::json{{"page", s.page},
+                                    {"bytes", s.bytes},
+                                    {"operators", s.ops},
+                                    {"dtypes", s.dtypes},
+                                    {"tests", s.tests},
+                                    {"cells", s.cells},
+                                    {"entries", s.entries},
+                                    {"runs", s.runs},
+                                    {"splits", s.splits},
+                                    {"admission", s.admission.empty()
+                                                      ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(s.admission)}}
                          .dump(2)
                   << "\n";
       } else {
@@ -59,6 +78,7 @@ void RegisterReportCommand(CLI::App& app) {
                   << " operators x " << s.dtypes << " dtypes, " << s.cells
                   << " non-empty cells over " << s.tests << " tests, " << s.runs << " run(s)";
         if (s.splits) std::cout << ", a plan of " << s.splits << " splits";
+        if (!s.admission.empty()) std::cout << ", admission of backend " << s.admission;
         std::cout << "\n";
       }
       return kExitAnswer;

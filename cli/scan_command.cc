@@ -39,15 +39,7 @@ int RunScan(const ScanArgs& a) {
   o.rootdir = setup.rootdir;
   o.jobs = a.jobs;
   o.max_file_bytes = a.max_file_size;
-  o.collect.devices.clear();
-  for (const auto& d : a.devices) {
-    // `privateuse1:openreg` instantiates PRIVATEUSE1 classes named openreg.
-    size_t colon = d.find(':');
-    if (colon != std::string::npos)
-      o.collect.devices.push_back({d.substr(0, colon), d.substr(colon + 1)});
-    else
-      o.collect.devices.push_back({d, d});
-  }
+  o.collect.devices = py::ParseDeviceSpecs(a.devices);
   o.snapshot_file = a.snapshot;
   std::string python_source = "--torch-python";
   o.torch_python = a.torch_python;

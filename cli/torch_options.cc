@@ -1,6 +1,6 @@
 #include "cli/torch_options.h"
 
-#include "core/errors.h"
+#include "analyzers/torch_snapshot/load_torch.h"
 
 namespace testmap::cli {
 
@@ -13,18 +13,7 @@ void AddTorchOptions(CLI::App* cmd, TorchOptions& options) {
 }
 
 torch_snapshot::TorchSnapshot LoadTorch(const TorchOptions& options) {
-  try {
-    if (!options.snapshot.empty()) return torch_snapshot::LoadTorchSnapshot(options.snapshot);
-    std::string python =
-        options.python.empty() ? torch_snapshot::DefaultTorchPython() : options.python;
-    return torch_snapshot::LoadTorchSnapshot(
-        torch_snapshot::EnsureTorchSnapshot(python, torch_snapshot::DefaultCacheDir()));
-  } catch (const core::InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw core::InputError(std::string("cannot read torch's operator registry: ") + e.what() +
-                           " (give --torch-python or --snapshot)");
-  }
+  return torch_snapshot::LoadTorchFor(options.python, options.snapshot);
 }
 
 std::vector<std::string> TorchOperatorNames(const TorchOptions& options) {

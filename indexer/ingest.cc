@@ -24,6 +24,7 @@
 #include "indexer/backend_input.h"
 #include "indexer/index_backends.h"
 #include "indexer/key_check.h"
+#include "indexer/scan_supersede.h"
 #include "indexer/torch_logs_input.h"
 #include "timings/timing_file_reader.h"
 
@@ -345,11 +346,12 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     ++summary.edges;
   };
   std::unordered_set<std::string> scanned;
+  // Records, with the runs a rescan retires (scan_supersede.h).
+  if (PutScannedRecords(store, inputs.scans, batch)) batch.Put(Cf::kDefault, kSupersededKey, "1");
   for (const auto& scan : inputs.scans) {
     for (const auto& t : scan) {
       scanned.insert(t.nodeid);
       ++summary.scanned_tests;
-      batch.Put(Cf::kTests, t.nodeid, t.record_json);
       if (!t.generic_id.empty()) batch.Put(Cf::kGeneric, JoinKey({t.generic_id, t.nodeid}), "");
       if (!t.static_packet.empty()) {
         add_edge(t.static_packet, kStaticOverload, t.nodeid, kStaticRunId,

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "core/errors.h"
+#include "mcp/limits.h"
 
 namespace testmap::mcp {
 namespace {
@@ -57,7 +58,10 @@ json Summarize(const std::string& id, const std::string& record) {
 }  // namespace
 
 OpenIndex::OpenIndex(std::unique_ptr<indexer::IndexStore> store, uint64_t generation)
-    : store_(std::move(store)), reader_(*store_), generation_(generation) {}
+    : store_(std::move(store)),
+      reader_(*store_),
+      generation_(generation),
+      derived_(kSharedDerivations) {}
 
 const json& OpenIndex::RunSummary(const std::string& id) const {
   std::lock_guard<std::mutex> lock(mu_);

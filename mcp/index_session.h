@@ -11,6 +11,7 @@
 // until one appears.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 
 #include "indexer/index_reader.h"
 #include "indexer/index_store.h"
+#include "mcp/answer_cache.h"
 #include "mcp/json_rpc.h"
 
 namespace testmap::mcp {
@@ -40,6 +42,19 @@ class OpenIndex {
   // Every run in the index (for answers over all of it).
   std::set<std::string> AllRuns() const;
 
+  // What several tools derive from this state and share (one admission
+  // answers `admit` and `rank_next_ops`, whatever their paging or
+  // listing): made by `make` on the first call for `key`, the last
+  // kSharedDerivations kept, gone with this state when the index reopens.
+  template <typename T>
+  std::shared_ptr<const T> Derived(const std::string& key,
+                                   const std::function<std::shared_ptr<const T>()>& make) const {
+    if (auto kept = derived_.Find(key)) return std::static_pointer_cast<const T>(kept);
+    std::shared_ptr<const T> made = make();
+    derived_.Put(key, made);
+    return made;
+  }
+
  private:
   const json& RunSummary(const std::string& id) const;
 
@@ -48,6 +63,7 @@ class OpenIndex {
   uint64_t generation_;
   mutable std::mutex mu_;
   mutable std::map<std::string, json> runs_;
+  mutable AnswerCache<void> derived_;
 };
 
 class IndexSession {

@@ -30,4 +30,8 @@ inline constexpr size_t kMaxInFlight = 64;
 // instead of asking the index again), least recently used dropped first.
 inline constexpr size_t kAnswerCacheEntries = 8;
 
+// Derived states several tools share (admissions: a whole-index walk each),
+// kept per open index, least recently used dropped first.
+inline constexpr size_t kSharedDerivations = 2;
+
 }  // namespace testmap::mcp

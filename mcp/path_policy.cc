@@ -1,5 +1,7 @@
 #include "mcp/path_policy.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "core/errors.h"
@@ -46,6 +48,13 @@ std::string PathPolicy::Resolve(const std::string& path) const {
   if (!Under(real.string())) throw refuse("leads outside the allowed paths");
   if (!fs::is_regular_file(real, ec)) throw core::InputError(path + ": not a regular file");
   return real.string();
+}
+
+std::string FileStamp(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return path + " -";
+  return path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
 }
 
 }  // namespace testmap::mcp

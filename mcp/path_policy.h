@@ -29,4 +29,8 @@ class PathPolicy {
   std::vector<std::string> roots_;  // canonical
 };
 
+// What a file is now (its path, size and modification time), for cache
+// keys: an answer read from a file is not reused once the file changes.
+std::string FileStamp(const std::string& path);
+
 }  // namespace testmap::mcp

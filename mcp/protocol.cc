@@ -63,7 +63,10 @@ std::string ServerInstructions() {
          "on which device and path (eager, torch.compile, static), from one index of scans, "
          "traces and timings. list_ops gives the operators; query_op and tests_for_ops the tests "
          "of one or several operators; show_test everything about one test; plan splits tests "
-         "into CI jobs from timings. Every answer names the runs it came from (provenance); long "
+         "into CI jobs from timings; admit says which tests a backend can run and why not, "
+         "rank_next_ops which operators to enable next, config_explain the mode a "
+         "test_suite_config gives each test. Every answer names the runs it came from "
+         "(provenance); long "
          "answers come in pages: pass page.next_cursor back as `cursor`.";
 }
 

@@ -17,6 +17,7 @@
 #include "mcp/protocol.h"
 #include "mcp/resources.h"
 #include "mcp/tool_registry.h"
+#include "mcp/torch_source.h"
 #include "mcp/work_queue.h"
 
 namespace testmap::mcp {
@@ -93,6 +94,7 @@ class Session {
       : identity_{options.version, true},
         index_(options.index_dir),
         paths_(options.allow),
+        torch_(options.torch_python, options.snapshot),
         out_(out_fd),
         queue_(Workers(options.workers), kMaxInFlight) {
     RegisterTools(tools_);
@@ -219,7 +221,7 @@ class Session {
       }
       auto args = p.find("arguments");
       return tools_.Call(name->get<std::string>(), args == p.end() ? json::object() : *args, index_,
-                         paths_);
+                         paths_, torch_);
     }
     if (m.method == "resources/list") return ListResources(index_, p);
     if (m.method == "resources/templates/list") return ListResourceTemplates();
@@ -230,6 +232,7 @@ class Session {
   ServerIdentity identity_;
   IndexSession index_;
   PathPolicy paths_;
+  TorchSource torch_;
   ToolRegistry tools_;
   Output out_;
   InFlight in_flight_;

@@ -18,8 +18,11 @@ namespace testmap::mcp {
 struct ServerOptions {
   std::string index_dir;
   std::vector<std::string> allow;  // roots for files tools read
-  std::string version;             // testmap's, for serverInfo
-  size_t workers = 0;              // 0: from the machine's cores (2..8)
+  // The torch admission rests on (mcp/torch_source.h): a snapshot file, or
+  // the Python whose torch is snapshotted ("" for both: as the CLI).
+  std::string torch_python, snapshot;
+  std::string version;  // testmap's, for serverInfo
+  size_t workers = 0;   // 0: from the machine's cores (2..8)
 };
 
 // Serves until `in_fd` ends (the client closed stdin), every answer

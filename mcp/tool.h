@@ -17,13 +17,15 @@
 #include "mcp/index_session.h"
 #include "mcp/json_rpc.h"
 #include "mcp/path_policy.h"
+#include "mcp/torch_source.h"
 
 namespace testmap::mcp {
 
 // What a running tool may use.
 class ToolContext {
  public:
-  ToolContext(IndexSession& session, const PathPolicy& paths) : session_(session), paths_(paths) {}
+  ToolContext(IndexSession& session, const PathPolicy& paths, const TorchSource& torch)
+      : session_(session), paths_(paths), torch_(torch) {}
 
   // The index (opened, or reopened after a change, on first use in this
   // call). Throws core::InputError when there is none.
@@ -32,12 +34,20 @@ class ToolContext {
   std::shared_ptr<const OpenIndex> index_ptr() const { return index_; }
   // Files a tool reads go through here (--allow).
   const PathPolicy& paths() const { return paths_; }
+  // torch's operator registry (--torch-python / --snapshot), for admission.
+  // Throws core::InputError when it cannot be read.
+  const torch_snapshot::TorchSnapshot& torch() const { return torch_.Get(); }
 
  private:
   IndexSession& session_;
   const PathPolicy& paths_;
+  const TorchSource& torch_;
   std::shared_ptr<const OpenIndex> index_;
 };
+
+// A file an answer read, for its provenance: {path, bytes} and `extra`
+// fields (a timing file's records, a snapshot's torch).
+json FileRead(const std::string& path, json extra = json::object());
 
 struct ToolAnswer {
   json body = json::object();  // structuredContent, but for the paged list

@@ -1,6 +1,7 @@
 #include "mcp/tool_registry.h"
 
 #include <malloc.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <iostream>
@@ -120,6 +121,13 @@ json ToolRegistry::List() const {
   return list;
 }
 
+json FileRead(const std::string& path, json extra) {
+  struct stat st;
+  json file = {{"path", path}, {"bytes", stat(path.c_str(), &st) == 0 ? st.st_size : 0}};
+  file.update(extra);
+  return file;
+}
+
 void ToolAnswer::SetList(const std::string& name, json array) {
   list = name;
   total = array.size();
@@ -161,7 +169,7 @@ json ToolRegistry::Page(const Entry& entry, const json& arguments, const std::st
 }
 
 json ToolRegistry::Call(const std::string& name, const json& arguments_in, IndexSession& session,
-                        const PathPolicy& paths) {
+                        const PathPolicy& paths, const TorchSource& torch) {
   auto found = by_name_.find(name);
   if (found == by_name_.end()) {
     json names = json::array();
@@ -177,7 +185,7 @@ json ToolRegistry::Call(const std::string& name, const json& arguments_in, Index
     throw RpcError(kInvalidParams, name + ": invalid arguments: " + complaints.front(),
                    {{"errors", complaints}, {"inputSchema", entry.tool.input_schema}});
   }
-  ToolContext ctx(session, paths);
+  ToolContext ctx(session, paths, torch);
   try {
     // The question is the arguments but the page's; generation 0 when
     // there is no index (yet): tools that need one say so below.

@@ -32,7 +32,7 @@ class ToolRegistry {
   // the schema refuses and bad cursors; everything else is the result
   // (CallToolResult: content, structuredContent, isError).
   json Call(const std::string& name, const json& arguments, IndexSession& session,
-            const PathPolicy& paths);
+            const PathPolicy& paths, const TorchSource& torch);
 
   size_t size() const { return tools_.size(); }
 

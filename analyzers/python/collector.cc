@@ -6,10 +6,10 @@
 #include <optional>
 #include <set>
 
+#include "analyzers/python/content_identity.h"
 #include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
 #include "analyzers/python/setattr_tests.h"
-#include "analyzers/python/source_hash.h"
 
 namespace testmap::python {
 
@@ -17,6 +17,18 @@ std::string DeviceSpec::class_suffix() const {
   std::string s = type;
   std::transform(s.begin(), s.end(), s.begin(), ::toupper);
   return s;
+}
+
+std::vector<DeviceSpec> ParseDeviceSpecs(const std::vector<std::string>& devices) {
+  std::vector<DeviceSpec> out;
+  for (const auto& d : devices) {
+    size_t colon = d.find(':');
+    if (colon != std::string::npos)
+      out.push_back({d.substr(0, colon), d.substr(colon + 1)});
+    else
+      out.push_back({d, d});
+  }
+  return out;
 }
 
 namespace {
@@ -83,7 +95,13 @@ class Collector {
  public:
   Collector(const ParsedModule& m, const ModuleModel& model, Evaluator& ev, const CollectOptions& o,
             FileScan& scan)
-      : m_(m), model_(model), ev_(ev), options_(o), scan_(scan), setattr_(m, model, ev) {}
+      : m_(m),
+        model_(model),
+        ev_(ev),
+        options_(o),
+        scan_(scan),
+        setattr_(m, model, ev),
+        identities_(m, model) {}
 
   void Run() {
     ev_.SetFunctionRunner([this](const Value& fn, const std::vector<Value>& args) {
@@ -511,7 +529,7 @@ class Collector {
         r.generic_method = name;
       }
       r.generic_id = scan_.path + "::" + r.generic_class + "::" + r.generic_method;
-      Describe(m->fn, ClassDecorators(c), r);
+      Describe(m->fn, m->defined_in, ClassDecorators(c), r);
       scan_.tests.push_back(std::move(r));
     }
   }
@@ -536,7 +554,7 @@ class Collector {
   }
 
   void EmitPytest(const std::string& name, const std::string& cls, const FunctionDef& fn,
-                  const std::vector<TSNode>& class_decorators, const Member*) {
+                  const std::vector<TSNode>& class_decorators, const Member* member) {
     PytestExpansion ex = ExpandPytestParametrize(ev_, fn.decorators, class_decorators);
     for (const auto& [l, p] : ex.problems) Warn(l, p);
     if (!ex.problems.empty()) return;
@@ -554,7 +572,7 @@ class Collector {
       as_instance.kwargs = pc.values;
       FillParams(as_instance, r);
       for (const auto& mark : pc.marks) r.skips.push_back(mark);
-      Describe(&fn, class_decorators, r);
+      Describe(&fn, member ? member->defined_in : nullptr, class_decorators, r);
       scan_.tests.push_back(std::move(r));
     }
   }
@@ -573,6 +591,7 @@ class Collector {
 
   void FillParams(const Instance& inst, TestRecord& r) {
     const torch_snapshot::TorchSnapshot* snap = nullptr;
+    int op = -1, module = -1;
     for (const auto& [k, v] : inst.kwargs) {
       if (k == "dtype" && v.kind == Value::Kind::kDtype) {
         r.params.dtypes = {v.text};
@@ -582,9 +601,11 @@ class Collector {
       } else if (k == "op" && v.kind == Value::Kind::kOpInfo && (snap = ev_.snapshot())) {
         r.params.op = snap->ops[v.index].name;
         r.params.op_variant = snap->ops[v.index].variant_test_name;
+        op = v.index;
       } else if (k == "module_info" && v.kind == Value::Kind::kModuleInfo &&
                  (snap = ev_.snapshot())) {
         r.params.module = snap->modules[v.index].name;
+        module = v.index;
       } else if (k == "training" && v.kind == Value::Kind::kBool) {
         r.params.training = v.b;
       } else {
@@ -593,10 +614,15 @@ class Collector {
         r.params.values.push_back({k, Repr(v)});
       }
     }
+    // The OpInfo/ModuleInfo part of the test's content identity; needs the
+    // generic test, device and dtype set above.
+    if (op >= 0) DescribeOpEntry(*snap, snap->ops[op], r);
+    if (module >= 0) DescribeModuleEntry(*snap, snap->modules[module], r);
   }
 
   // Source location, decorators, skips and hash of the defining function.
-  void Describe(const FunctionDef* fn, const std::vector<TSNode>& class_decorators, TestRecord& r) {
+  void Describe(const FunctionDef* fn, const ClassDef* owner,
+                const std::vector<TSNode>& class_decorators, TestRecord& r) {
     for (TSNode d : class_decorators) {
       std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
       if (IsSkipDecorator(q)) r.skips.push_back(DecoratorText(d));
@@ -610,9 +636,7 @@ class Collector {
       std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
       if (IsSkipDecorator(q)) r.skips.push_back(text);
     }
-    auto [it, inserted] = hashes_.try_emplace(fn, std::string());
-    if (inserted) it->second = NormalizedSourceHash(m_, fn->outer);
-    r.source_hash = it->second;
+    identities_.Describe(*fn, owner, r);
   }
 
   // A decorator as records show it: whitespace collapsed and at most
@@ -652,9 +676,9 @@ class Collector {
   std::vector<RtClass> classes_;
   std::map<std::string, Binding> ns_;
   std::vector<std::string> ns_order_;
-  std::map<const FunctionDef*, std::string> hashes_;
   std::map<const void*, std::string> decorator_texts_;
   SetattrRunner setattr_;
+  SourceIdentities identities_;
 };
 
 }  // namespace

@@ -20,6 +20,10 @@ struct DeviceSpec {
   std::string class_suffix() const;  // `CPU`, `PRIVATEUSE1`
 };
 
+// `--device` values as `scan` takes them: `cpu`, `cuda`, or
+// `privateuse1:NAME` for a PrivateUse1 backend named NAME.
+std::vector<DeviceSpec> ParseDeviceSpecs(const std::vector<std::string>& devices);
+
 struct CollectOptions {
   // Device types instantiate_device_type_tests creates, in order; what the
   // scanning machine's torch would see (CPU only here).

@@ -64,7 +64,7 @@ class Reader {
   std::string_view b_;
 };
 
-constexpr uint32_t kEncodingVersion = 1;
+constexpr uint32_t kEncodingVersion = 2;
 
 }  // namespace
 
@@ -104,6 +104,9 @@ std::string EncodeFileScan(const FileScan& scan) {
     w.Strs(t.decorators);
     w.Strs(t.skips);
     w.Str(t.source_hash);
+    for (const std::string* part : {&t.content.body, &t.content.decorators, &t.content.setup,
+                                    &t.content.entry, &t.content.dtypes})
+      w.Str(*part);
   }
   return std::move(w.out);
 }
@@ -142,6 +145,9 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
     for (auto& [k, v] : t.params.values)
       if (!r.Str(&k) || !r.Str(&v)) return false;
     if (!r.Strs(&t.decorators) || !r.Strs(&t.skips) || !r.Str(&t.source_hash)) return false;
+    for (std::string* part : {&t.content.body, &t.content.decorators, &t.content.setup,
+                              &t.content.entry, &t.content.dtypes})
+      if (!r.Str(part)) return false;
   }
   return r.done();
 }

@@ -118,7 +118,14 @@ void AppendTestJson(const TestRecord& t, const std::string& file, std::string& o
   List("decorators", t.decorators, out);
   List("skips", t.skips, out);
   Field("source_hash", t.source_hash, out);
+  out += "\"content\":{";
+  Field("body", t.content.body, out);
+  Field("decorators", t.content.decorators, out);
+  Field("setup", t.content.setup, out);
+  Field("entry", t.content.entry, out);
+  Field("dtypes", t.content.dtypes, out);
   out.back() = '}';
+  out += '}';
 }
 
 void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& out) {

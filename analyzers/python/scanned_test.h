@@ -29,6 +29,14 @@ struct TestParams {
 // parametrize list of 50,000 values need not carry the whole list.
 inline constexpr size_t kMaxDecoratorText = 240;
 
+// Content identities (content_identity.h): short hashes of what a test's
+// behaviour depends on, compared part by part by `testmap diff`. Empty
+// where a part does not apply (entry and dtypes outside @ops/@modules).
+struct ContentIds {
+  std::string body, decorators, setup;  // per generic test
+  std::string entry, dtypes;            // per instantiated id: the OpInfo/ModuleInfo
+};
+
 // One test as `pytest --collect-only -q` would list it.
 struct TestRecord {
   std::string nodeid;          // `test_x.py::TestXCPU::test_add_cpu_float32`
@@ -46,6 +54,7 @@ struct TestRecord {
   std::vector<std::string> decorators;
   std::vector<std::string> skips;  // skip/only/xfail conditions as written
   std::string source_hash;         // normalized source of the generic test (hex)
+  ContentIds content;
 };
 
 struct Diagnostic {

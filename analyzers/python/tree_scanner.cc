@@ -29,7 +29,7 @@ namespace {
 
 // Bump when a change to the analysis changes any result: it invalidates
 // every cached entry.
-constexpr const char* kScannerVersion = "scan-10";
+constexpr const char* kScannerVersion = "scan-11";
 
 bool IsTestFileName(const std::string& name) {
   auto ends = [&](const char* s) {

@@ -26,10 +26,13 @@ their bool (or device) arguments.
 Usage: python snapshot_torch.py > snapshot.json
 """
 
+import functools
+import hashlib
 import inspect
 import itertools
 import json
 import math
+import re
 import sys
 
 import torch
@@ -38,7 +41,7 @@ from torch.testing._internal import common_methods_invocations as cmi
 from torch.testing._internal import common_modules
 from torch.testing._internal.opinfo.core import OpInfo
 
-FORMAT = "testmap-torch-snapshot/4"
+FORMAT = "testmap-torch-snapshot/5"
 # Device types whose dtype tables differ in OpInfo/ModuleInfo; any other
 # device type (privateuse1 backends included) uses the default table.
 DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")
@@ -125,6 +128,93 @@ def attr_columns(objects, skip):
     return names, rows
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_FUNCTION_IDS = {}
+
+
+def function_identity(f):
+    """`module.qualname#digest` of a function's source, through no_grad
+    wrappers and functools.partial: what `testmap diff` compares to tell
+    an OpInfo whose sample inputs changed. Cached per function object."""
+    key = id(f)
+    if key in _FUNCTION_IDS:
+        return _FUNCTION_IDS[key][1]
+    parts = []
+    g = f
+    while isinstance(g, functools.partial):
+        parts.append(_ADDRESS.sub("", repr((g.args, sorted(g.keywords.items())))))
+        g = g.func
+    g = safe(lambda: inspect.unwrap(g)) or g
+    name = "%s.%s" % (getattr(g, "__module__", "?"), getattr(g, "__qualname__", type(g).__name__))
+    source = safe(lambda: inspect.getsource(g))
+    if source is None:
+        code = getattr(g, "__code__", None)
+        source = repr((code.co_code, code.co_consts)) if code else _ADDRESS.sub("", repr(g))
+    digest = hashlib.blake2b((source + "".join(parts)).encode(), digest_size=8).hexdigest()
+    _FUNCTION_IDS[key] = (f, name + "#" + digest)  # keep f alive: ids stay unique
+    return _FUNCTION_IDS[key][1]
+
+
+def decorator_identity(d):
+    """A decorator of a DecorateInfo as text that is stable across runs:
+    its name and, for the closures unittest.skip/skipIf return, the reason
+    they close over; objects (toleranceOverride, precisionOverride) by
+    their attributes."""
+    name = getattr(d, "__qualname__", None)
+    if name is not None:
+        cells = [c.cell_contents for c in (getattr(d, "__closure__", None) or ())
+                 if isinstance(safe(lambda: c.cell_contents), (str, bool, int, float))]
+        return "%s.%s%s" % (getattr(d, "__module__", "?"), name, repr(cells) if cells else "")
+    attrs = safe(lambda: vars(d)) or {}
+    return _ADDRESS.sub("", "%s(%s)" % (type(d).__name__, repr(sorted(attrs.items()))))[:400]
+
+
+def names(v):
+    """A DecorateInfo's class, test or device type: `*` for any, else the
+    name, or the names comma-separated (newer torch takes tuples)."""
+    if not v:
+        return "*"
+    return ",".join(sorted(v)) if isinstance(v, (tuple, list, set)) else str(v)
+
+
+def entry_lines(obj):
+    """What an OpInfo/ModuleInfo contributes to a test besides its dtype
+    tables, one line each, for content identities (docs/diff.md): every
+    DecorateInfo (skips and xfails included) with the test class, test,
+    device type and dtypes it applies to, and the identity of every
+    input-generating function. Sorted: declaration order is no change.
+    main() stores each distinct line once (ENTRY_LINES) and an entry as
+    the indices of its lines: most lines repeat across op_db."""
+    lines = []
+    for di in getattr(obj, "decorators", None) or ():
+        if not hasattr(di, "cls_name"):
+            lines.append("decorate\t*\t*\t*\t*\tT\t" + decorator_identity(di))
+            continue
+        dts = "*" if di.dtypes is None else ",".join(sorted(dtype_name(d) for d in di.dtypes))
+        lines.append("\t".join([
+            "decorate", names(di.cls_name), names(di.test_name), names(di.device_type), dts,
+            "T" if di.active_if else "F",
+            " ".join(decorator_identity(d) for d in di.decorators)]))
+    for k, v in sorted(vars(obj).items()):
+        if "inputs" in k and callable(v):
+            lines.append("func\t%s\t%s" % (k, function_identity(v)))
+    return sorted(lines)
+
+
+ENTRY_LINES, _ENTRY_INDEX = [], {}
+
+
+def entry_indices(obj):
+    """entry_lines(obj) as space-separated indices into ENTRY_LINES."""
+    out = []
+    for line in entry_lines(obj):
+        if line not in _ENTRY_INDEX:
+            _ENTRY_INDEX[line] = len(ENTRY_LINES)
+            ENTRY_LINES.append(line)
+        out.append(str(_ENTRY_INDEX[line]))
+    return " ".join(out)
+
+
 def op_record(op):
     rec = {
         "name": op.name,
@@ -139,6 +229,7 @@ def op_record(op):
         "kind": type(op).__name__,
     }
     rec["flags"] = [flag for flag in OP_FLAGS if getattr(op, flag, None) is True]
+    rec["entry"] = entry_indices(op)
     return rec
 
 
@@ -157,6 +248,7 @@ def module_record(m):
         "train_and_eval_differ": bool(m.train_and_eval_differ),
         "dtypes": [dtype_list(safe(lambda: m.supported_dtypes(d))) for d in DEVICE_TYPES],
         "ctor_params": safe(lambda: list(inspect.signature(m.module_cls).parameters)),
+        "entry": entry_indices(m),
     }
 
 
@@ -362,6 +454,7 @@ def main():
         "op_attr_names": op_attr_names,
         "op_classes": classes,
         "module_attr_names": module_attr_names,
+        "entry_lines": ENTRY_LINES,
         "dtype_helper_calls": dtype_helper_calls(),
         "module_constants": module_constants(test_modules),
         "module_names": module_names(test_modules),

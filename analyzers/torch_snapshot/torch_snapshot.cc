@@ -206,6 +206,34 @@ std::vector<std::string> TorchSnapshot::Decode(DtypeMask mask) const {
   return out;
 }
 
+namespace {
+
+// Calls fn(index) for each space-separated index of an entry; false when
+// one is not a number.
+template <typename Fn>
+bool ForEachEntryIndex(std::string_view entry, Fn fn) {
+  size_t i = 0;
+  while (i < entry.size()) {
+    if (entry[i] == ' ') {
+      ++i;
+      continue;
+    }
+    size_t v = 0, start = i;
+    while (i < entry.size() && entry[i] >= '0' && entry[i] <= '9') v = v * 10 + (entry[i++] - '0');
+    if (i == start || i - start > 9) return false;
+    fn(v);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string_view> TorchSnapshot::EntryLines(const std::string& entry) const {
+  std::vector<std::string_view> out;
+  ForEachEntryIndex(entry, [&](size_t i) { out.emplace_back(entry_lines[i]); });
+  return out;
+}
+
 std::vector<std::string> TorchSnapshot::OpDtypes(const OpInfoEntry& op,
                                                  const std::string& device_type,
                                                  bool backward) const {
@@ -345,6 +373,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       }
       std::sort(out.begin(), out.end());
     }
+    s.entry_lines = j.at("entry_lines").get<std::vector<std::string>>();
     s.module_alls = j.at("module_alls").get<std::map<std::string, std::vector<std::string>>>();
     for (const auto& o : j.at("ops")) {
       OpInfoEntry e;
@@ -358,6 +387,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       e.dtypes_if_cuda = o.at("dtypes_if_cuda").get<DtypeMask>();
       e.cls = o.value("cls", -1);
       e.attr_row = AttrRow(o);
+      e.entry = o.value("entry", "");
       for (const auto& flag : o.at("flags")) {
         auto f = std::find(s.op_flags.begin(), s.op_flags.end(), flag.get<std::string>());
         if (f != s.op_flags.end()) e.flags |= uint64_t{1} << (f - s.op_flags.begin());
@@ -373,6 +403,7 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
       m.train_and_eval_differ = o.at("train_and_eval_differ");
       m.dtypes = Masks(o.at("dtypes"));
       m.attr_row = AttrRow(o);
+      m.entry = o.value("entry", "");
       if (auto p = o.find("ctor_params"); p != o.end() && p->is_array())
         m.ctor_params = p->get<std::vector<std::string>>();
       s.modules.push_back(std::move(m));
@@ -398,6 +429,15 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path) {
     for (int i : idx)
       if (i < 0 || i >= static_cast<int>(s.ops.size()))
         throw std::runtime_error(path + ": op list " + name + " has a bad index");
+  // Checked once here so that EntryLines never reads past entry_lines.
+  auto check_entry = [&](const std::string& name, const std::string& entry) {
+    bool in_range = true;
+    if (!ForEachEntryIndex(entry, [&](size_t i) { in_range &= i < s.entry_lines.size(); }) ||
+        !in_range)
+      throw std::runtime_error(path + ": entry of " + name + " has a bad index");
+  };
+  for (const auto& op : s.ops) check_entry(op.name, op.entry);
+  for (const auto& m : s.modules) check_entry(m.name, m.entry);
   return s;
 }
 

@@ -56,6 +56,7 @@ struct OpInfoEntry {
   int cls = -1;          // index into TorchSnapshot::op_classes
   std::string attr_row;  // attribute values, encoded; see TorchSnapshot::OpAttribute
   mutable std::vector<PlainValue> attrs;  // decoded: aligned with op_attr_names
+  std::string entry;                      // indices into TorchSnapshot::entry_lines; see EntryLines
 };
 
 struct ModuleInfoEntry {
@@ -68,6 +69,7 @@ struct ModuleInfoEntry {
   mutable std::vector<PlainValue> attrs;  // decoded: aligned with module_attr_names
   // inspect.signature(module_cls).parameters, when inspect could read it.
   std::optional<std::vector<std::string>> ctor_params;
+  std::string entry;  // indices into TorchSnapshot::entry_lines; see EntryLines
 };
 
 // One operator overload of the dispatcher's registry (after importing
@@ -94,6 +96,13 @@ struct TorchSnapshot {
   std::map<std::string, std::vector<int>> module_lists;
   std::vector<std::string> op_attr_names, module_attr_names;  // sorted
   std::vector<std::vector<std::string>> op_classes;           // class names of an OpInfo's MRO
+  // What an OpInfo/ModuleInfo gives a test besides its dtype tables, each
+  // distinct line once (format 5): `decorate\tCLS\tTEST\tDEVICE\tDTYPES\t
+  // T|F\tDECORATORS` per DecorateInfo (skips and xfails included; `*` for
+  // "any", several names comma-separated, T|F its active_if) and `func\tATTR\t
+  // module.qualname#digest` per input function (the digest is of its
+  // source). Content identities of @ops/@modules tests hash them.
+  std::vector<std::string> entry_lines;
   std::map<std::string, DtypeHelperCall> dtype_helper_calls;
   // Plain constants of torch.testing._internal.* modules, by module:
   // `torch.testing._internal.common_utils` -> {`TEST_WITH_ROCM`: False}.
@@ -118,6 +127,9 @@ struct TorchSnapshot {
   std::vector<std::string> ModuleDtypes(const ModuleInfoEntry& m,
                                         const std::string& device_type) const;
   std::vector<std::string> Decode(DtypeMask mask) const;
+  // The entry lines (entry_lines) of an OpInfo's or ModuleInfo's `entry`,
+  // sorted as the snapshot wrote them.
+  std::vector<std::string_view> EntryLines(const std::string& entry) const;
   // An OpInfo flag (`supports_out`...), if the snapshot records it.
   std::optional<bool> OpFlag(const OpInfoEntry& op, const std::string& flag) const;
 
@@ -141,8 +153,8 @@ struct TorchSnapshot {
   std::optional<bool> HasKernel(const OperatorEntry& op, std::string_view dispatch_key) const;
 };
 
-// The format a snapshot file declares (`"format": "testmap-torch-snapshot/4"`).
-inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/4";
+// The format a snapshot file declares (`"format": "testmap-torch-snapshot/5"`).
+inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/5";
 
 // Whether `bytes` declare this format, without parsing them: a cheap check
 // of a snapshot named by the user before anything needs its content.

@@ -7,15 +7,20 @@
 //         its stdin/stdout, one request at a time), 1,000 tools/call of a
 //         mix an agent makes: query_op on the long tail of operators (with
 //         and without dtype filters), tests_for_ops, show_test, next pages,
-//         list_ops; latency per call (write to response line read), the
-//         server's RSS after call 100 and after call 1,000;
+//         list_ops, and the admission tools on a backend ingested with the
+//         index (`ingest --backend synth`: kernels for every common operator
+//         and six of every seven tail operators): admit (all tests, one
+//         state, new_ops), rank_next_ops, config_explain of a small config;
+//         latency per call (write to response line read), the server's RSS
+//         after call 100 and after call 1,000;
 //   cli   the same questions (the first 100) as one `testmap` process each
 //         (`query --format json`, `show`, `ops --format json`), the way an
 //         agent without MCP shells out, and `query --format nodeids`, the
 //         cheapest CLI answer;
 //
 // prints the figures and the ratios. Every MCP answer's count is checked
-// against the CLI's. Usage:
+// against the CLI's (every admission tool question against `testmap admit`
+// or `config explain`). Usage:
 //   build/bin/mcp_server_perftest [--tests N] [--calls N] [--cli N] [--dir DIR]
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -181,7 +186,10 @@ int main(int argc, char** argv) {
   }
   std::string testmap = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   std::string index = dir + "/index";
-  std::string stamp = std::to_string(spec.tests) + " tests, seed " + std::to_string(spec.seed);
+  std::string stamp =
+      std::to_string(spec.tests) + " tests, seed " + std::to_string(spec.seed) + ", backend synth";
+  std::string python = TESTMAP_PYTHON;
+  std::string records = dir + "/backend.jsonl", config = dir + "/allowed/synth.yaml";
   testmap::bench::SyntheticTraces traces;
   {
     // The shards are rewritten (cheap, deterministic) for their op names;
@@ -189,13 +197,35 @@ int main(int argc, char** argv) {
     fs::create_directories(dir + "/shards");
     double t0 = Now();
     traces = testmap::bench::WriteSyntheticTraces(dir + "/shards", spec);
+    // The backend (as benchmarks/mapper/admit's): kernels for every common
+    // operator and six of every seven tail operators.
+    std::ofstream out(records);
+    auto record = [&](const std::string& op) {
+      out << R"({"op":")" << op
+          << R"(","dispatch_key":"PrivateUse1","kind":"kernel","mechanism":"m.impl","file":"ops.cpp","line":1,"evidence":"static"})"
+          << "\n";
+    };
+    for (const auto& op : traces.common_op_names) record(op);
+    for (size_t i = 0; i < traces.tail_op_names.size(); ++i)
+      if (i % 7 != 3) record(traces.tail_op_names[i]);
+    out.close();
+    // A small test_suite_config: a few files, a mode each.
+    fs::create_directories(dir + "/allowed");
+    std::ofstream(config) << "test_suite_config:\n  files:\n"
+                             "    - path: ${TORCH_ROOT}/test_synth1.py\n"
+                             "      unlisted_test_mode: skip\n"
+                             "      tests:\n        - names: [TestSynth::test_case1]\n"
+                             "    - path: ${TORCH_ROOT}/test_synth2*.py\n"
+                             "      tests:\n        - names: [TestSynth::test_case.*]\n"
+                             "          mode: xfail_strict\n";
     std::ifstream s(dir + "/stamp");
     std::string have;
     std::getline(s, have);
     if (have != stamp || !fs::exists(index + "/CURRENT")) {
       fs::remove_all(index);
-      std::string out;
-      TimeCli({testmap, "ingest", "--index", index, dir + "/shards"}, &out);
+      std::string ingested;
+      TimeCli({testmap, "ingest", "--index", index, "--backend", "synth", records, dir + "/shards"},
+              &ingested);
       std::ofstream(dir + "/stamp") << stamp << "\n";
     }
     std::printf("synthetic index: %d tests, %zu test-op-dtype edges (%.1f s to prepare)\n",
@@ -221,9 +251,37 @@ int main(int argc, char** argv) {
     static const char* kSuffix[] = {"float32", "float64", "bfloat16", "float16",
                                     "int64",   "int32",   "bool",     "complex64"};
     test += kSuffix[t % 8];
+    std::vector<std::string> admit_cli = {testmap,     "admit", "--index",        index,
+                                          "--backend", "synth", "--torch-python", python,
+                                          "--format",  "json"};
     if (kind == 0 && i % 500 == 0) {
       questions.push_back(
           q("list_ops", json::object(), {testmap, "ops", "--index", index, "--format", "json"}));
+    } else if (i % 50 == 25) {
+      // The admission tools, 4% of the calls: an agent asks them once per
+      // backend and then pages and narrows.
+      int which = (i / 50) % 5;
+      if (which == 0) {
+        questions.push_back(q("admit", {{"backend", "synth"}}, admit_cli));
+      } else if (which == 1) {
+        auto cli = admit_cli;
+        cli.insert(cli.end(), {"--state", "blocked"});
+        questions.push_back(q("admit", {{"backend", "synth"}, {"state", "blocked"}}, cli));
+      } else if (which == 2) {
+        auto cli = admit_cli;
+        cli.insert(cli.end(), {"--new-op", traces.tail_op_names[3 + 7 * (i % 5)]});
+        questions.push_back(
+            q("admit", {{"backend", "synth"}, {"new_ops", {traces.tail_op_names[3 + 7 * (i % 5)]}}},
+              cli));
+      } else if (which == 3) {
+        auto cli = admit_cli;
+        cli.push_back("--rank");
+        questions.push_back(q("rank_next_ops", {{"backend", "synth"}}, cli));
+      } else {
+        questions.push_back(
+            q("config_explain", {{"config", config}},
+              {testmap, "config", "explain", config, "--index", index, "--format", "json"}));
+      }
     } else if (kind < 11) {
       questions.push_back(q("query_op", {{"op", op}},
                             {testmap, "query", "--index", index, "--op", op, "--format", "json"}));
@@ -246,7 +304,9 @@ int main(int argc, char** argv) {
     }
   }
 
-  Session s(Spawn({testmap, "mcp", "--index", index}, true));
+  Session s(Spawn(
+      {testmap, "mcp", "--index", index, "--allow", dir + "/allowed", "--torch-python", python},
+      true));
   s.Call({{"jsonrpc", "2.0"},
           {"id", 0},
           {"method", "initialize"},
@@ -294,6 +354,8 @@ int main(int argc, char** argv) {
     const json& sc = reply["result"]["structuredContent"];
     bytes += reply.dump().size();
     if (sc.contains("count")) counts[i] = sc["count"].get<int64_t>();
+    if (tool == "admit" || tool == "rank_next_ops" || tool == "config_explain")
+      counts[i] = sc["page"]["total"].get<int64_t>();
     if (!qu.next_page && (tool == "query_op" || tool == "tests_for_ops") &&
         !sc["page"]["next_cursor"].is_null()) {
       last_query = {{"tool", tool}, {"args", args}, {"cursor", sc["page"]["next_cursor"]}};
@@ -304,12 +366,38 @@ int main(int argc, char** argv) {
   rss_end = RssKb(s.pid());
   int rc = s.Close();
 
+  // Every admission tool question against the CLI's answer (its list's length).
+  std::map<std::string, int64_t> admission_totals;
+  for (size_t i = 0; i < questions.size(); ++i) {
+    const Question& qu = questions[i];
+    if (qu.tool != "admit" && qu.tool != "rank_next_ops" && qu.tool != "config_explain") continue;
+    std::string line;
+    for (const auto& a : qu.cli) line += a + " ";
+    auto known = admission_totals.find(line);
+    if (known == admission_totals.end()) {
+      std::string out;
+      TimeCli(qu.cli, &out);
+      json doc = json::parse(out);
+      int64_t total = qu.tool == "rank_next_ops" ? doc["rank"]["ops"].size()
+                      : doc.contains("new_op")   ? doc["new_op"]["admits"].size()
+                                                 : doc["tests"].size();
+      known = admission_totals.emplace(line, total).first;
+    }
+    if (known->second != counts[i]) {
+      std::cerr << "answers differ for " << qu.tool << " question " << i << ": mcp " << counts[i]
+                << ", cli " << known->second << "\n";
+      return 1;
+    }
+  }
+
   // The CLI, one process per question, for the first questions with a peer.
   std::vector<double> cli_json_s, cli_ids_s, mcp_same;
   int checked = 0;
   for (size_t i = 0; i < questions.size() && checked < cli_questions; ++i) {
     const Question& qu = questions[i];
-    if (qu.cli.empty()) continue;
+    if (qu.cli.empty() || qu.tool == "admit" || qu.tool == "rank_next_ops" ||
+        qu.tool == "config_explain")
+      continue;
     std::string out;
     cli_json_s.push_back(TimeCli(qu.cli, &out));
     mcp_same.push_back(latency[i]);
@@ -347,6 +435,8 @@ int main(int argc, char** argv) {
   for (long kb : rss_steps) std::printf(" %.1f", kb / 1e3);
   std::printf(" MB\n");
   std::printf("  server exit code after stdin closed: %d\n", rc);
+  std::printf("  admission tool questions checked against the CLI: %zu distinct\n",
+              admission_totals.size());
   double cli = Percentile(cli_json_s, 50), mcp = Percentile(mcp_same, 50);
   std::printf("\nthe same %d questions, one CLI process each (answers checked equal)\n", checked);
   std::printf("  testmap mcp (tools/call)            median %6.2f ms\n", mcp * 1e3);

@@ -8,6 +8,7 @@
 #include "indexer/index_op_keys.h"
 #include "indexer/index_test_facts.h"
 #include "mapper/config/config_rules.h"
+#include "mapper/query/evidence_runs.h"
 #include "mapper/query/op_resolution.h"
 
 namespace testmap::admit {
@@ -32,7 +33,7 @@ std::string IncompleteEvidence(const TestFacts& t) {
 class Admitter {
  public:
   Admitter(const indexer::IndexReader& index, const AdmitRequest& request)
-      : index_(index), request_(request) {}
+      : index_(index), request_(request), runs_(index, "") {}
 
   Admission Run();
 
@@ -49,6 +50,9 @@ class Admitter {
 
   const indexer::IndexReader& index_;
   const AdmitRequest& request_;
+  // The runs whose evidence counts, as for query (docs/diff.md): a rescan's
+  // retired runs and removed tests leave admission too.
+  query::EvidenceRuns runs_;
   Admission out_;
   std::vector<TestFacts> facts_;
   std::unordered_map<std::string_view, size_t> by_nodeid_;
@@ -57,7 +61,10 @@ class Admitter {
 };
 
 void Admitter::ReadFacts() {
-  indexer::ForEachTestFacts(index_.store(), [&](TestFacts&& t) { facts_.push_back(std::move(t)); });
+  indexer::ForEachTestFacts(index_.store(), [&](TestFacts&& t) {
+    if (!runs_.KeepTest(t.nodeid)) return;
+    facts_.push_back(std::move(t));
+  });
   by_nodeid_.reserve(facts_.size());
   for (size_t i = 0; i < facts_.size(); ++i) by_nodeid_.emplace(facts_[i].nodeid, i);
   missing_.resize(facts_.size());
@@ -77,6 +84,7 @@ void Admitter::ResolveDeclaredNames() {
     std::string why = "dispatched by the tests of " + (t.opinfo.empty() ? t.module : t.opinfo) +
                       " (" + caps.origin + ")";
     for (const auto& e : index_.EdgesOfTest(t.nodeid)) {
+      if (!runs_.Keep(t.nodeid, e.run)) continue;
       bool dispatched =
           std::any_of(e.tuples.begin(), e.tuples.end(),
                       [](const indexer::EdgeTuple& x) { return x.evidence != "static"; });
@@ -130,9 +138,10 @@ void Admitter::JudgeOps() {
     if (verdict.runnable()) continue;
     indexer::ForEachEncodedEdgeOfOp(
         index_.store(), key,
-        [&](std::string_view nodeid, std::string_view, std::string_view value) {
+        [&](std::string_view nodeid, std::string_view run, std::string_view value) {
           auto it = by_nodeid_.find(nodeid);
           if (it == by_nodeid_.end()) return;  // index verify reports edges without a test
+          if (runs_.filters() && !runs_.Keep(std::string(nodeid), std::string(run))) return;
           auto& list = missing_[it->second];
           if (list.empty() || list.back().op != op)
             list.push_back({op, verdict.composite_explicit, {}});

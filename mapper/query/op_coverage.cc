@@ -5,13 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include "core/trace_format.h"
+#include "mapper/query/evidence_runs.h"
 #include "mapper/yaml/yaml_emit.h"
 
 namespace testmap::query {
 
 std::vector<OpCoverage> ReadOpCoverage(const indexer::IndexReader& index, const std::string& sort) {
   std::map<std::string, OpCoverage> ops;
+  EvidenceRuns runs(index, "");
   index.ForEachEdge([&](const indexer::Edge& e) {
+    if (!runs.Keep(e.nodeid, e.run)) return;
     auto& s = ops[e.Op()];
     s.tests_any_role.insert(e.nodeid);
     for (const auto& t : e.tuples) {

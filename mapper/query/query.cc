@@ -10,6 +10,7 @@
 #include "core/dtype_names.h"
 #include "core/errors.h"
 #include "core/trace_format.h"
+#include "mapper/query/evidence_runs.h"
 
 namespace testmap::query {
 namespace {
@@ -92,12 +93,14 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
   std::optional<std::vector<std::string>> known;        // loaded only when needed
   std::optional<std::vector<std::string>> torch_known;  // the same, of torch's registry
   std::set<std::string> devices_seen;                   // for telling a typo from no match
+  EvidenceRuns runs(index, options.torch);              // per test: which runs count
   for (size_t i = 0; i < options.ops.size(); ++i) {
     ResolvedOp op = ParseQueryOp(options.ops[i]);
     bool any_edge = false;
     std::unordered_map<std::string, bool> counted, counted_any_role;  // this op, per test
     index.ForEachEdgeOfOp(op.packet, op.overload, [&](const indexer::Edge& e) {
       any_edge = true;
+      if (!runs.Keep(e.nodeid, e.run)) return;
       OpUse* use = nullptr;
       for (const auto& t : e.tuples) {
         if (!t.device.empty()) devices_seen.insert(t.device);

@@ -36,6 +36,9 @@ struct QueryOptions {
   // core::kRoles, comma-separated lists of them, or `all`.
   std::vector<std::string> roles = {"test"};
   std::string group = "test";  // test | generic
+  // The torch version whose runs answer (evidence_runs.h); "" the newest
+  // each test was traced on.
+  std::string torch;
   // Fill source location, timings and outcomes (not needed for nodeids).
   bool details = true;
   // The canonical overload names torch's dispatcher registers, asked for

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/errors.h"
+#include "mapper/query/evidence_runs.h"
 
 namespace testmap::query {
 namespace {
@@ -22,6 +23,7 @@ json OneTest(const indexer::IndexReader& index, const std::string& nodeid,
     }
   }
   json ops = json::array();
+  EvidenceRuns evidence(index, "");
   for (const auto& e : index.EdgesOfTest(nodeid)) {
     json obs = json::array();
     for (const auto& t : e.tuples) {
@@ -31,7 +33,10 @@ json OneTest(const indexer::IndexReader& index, const std::string& nodeid,
                      {"dtypes", t.dtypes},
                      {"calls", t.count}});
     }
-    ops.push_back({{"op", e.Op()}, {"run", e.run}, {"observations", obs}});
+    json op = {{"op", e.Op()}, {"run", e.run}, {"observations", obs}};
+    // Kept whole, but marked: answers leave these out (docs/diff.md).
+    if (!evidence.Keep(nodeid, e.run)) op["superseded"] = true;
+    ops.push_back(std::move(op));
     if (e.run != "static") runs.emplace(e.run, nullptr);
   }
   doc["ops"] = ops;

@@ -7,6 +7,7 @@
 
 #include "core/dtype_names.h"
 #include "core/errors.h"
+#include "mapper/query/evidence_runs.h"
 
 namespace testmap::report {
 namespace {
@@ -68,7 +69,10 @@ CoverageMatrix ReadCoverage(const indexer::IndexReader& index) {
   // the one wanted again.
   std::string last_op;
   std::vector<RawEntry>* row = nullptr;
+  query::EvidenceRuns evidence(index,
+                               "");  // retired runs and removed tests left out, as query does
   index.ForEachEdge([&](const indexer::Edge& e) {
+    if (evidence.filters() && !evidence.Keep(e.nodeid, e.run)) return;
     ++m.edges;
     std::string op = e.Op();
     if (!row || op != last_op) {

@@ -120,6 +120,31 @@ json PlanJson(const PlanView& p) {
   return j;
 }
 
+json AdmissionJson(const AdmissionView& a) {
+  json ops = json::array();
+  for (const AdmissionOp& o : a.ops) {
+    ops.push_back({{"op", o.op},
+                   {"route", o.route},
+                   {"source", o.source},
+                   {"composite_explicit", o.composite_explicit},
+                   {"blocks", o.blocks},
+                   {"tests", o.tests}});
+  }
+  return {{"backend", a.backend},
+          {"dispatch_key", a.dispatch_key},
+          {"origin", a.origin},
+          {"device", a.device},
+          {"counts",
+           {{"tests", a.tests},
+            {"admitted", a.admitted},
+            {"blocked", a.blocked},
+            {"unknown", a.unknown}}},
+          {"notes", a.notes},
+          {"ops", std::move(ops)},
+          {"unavailable", a.unavailable.empty() ? json(nullptr) : json(a.unavailable)},
+          {"backends", a.backends}};
+}
+
 }  // namespace
 
 nlohmann::json PageData(const ReportData& d) {
@@ -135,7 +160,7 @@ nlohmann::json PageData(const ReportData& d) {
           {"coverage", CoverageJson(d.coverage)},
           {"runs", std::move(runs)},
           {"plan", d.plan ? PlanJson(*d.plan) : json(nullptr)},
-          {"admission", nullptr}};
+          {"admission", AdmissionJson(d.admission)}};
 }
 
 }  // namespace testmap::report

@@ -10,7 +10,9 @@
 //    coverage: {tests, dtypes, facets: [[evidence, role]], facet_sets: [mask],
 //               rows: [{op, cells: [[column (-1 any), count, code]]}]},
 //    runs: [{id, record, outcomes, seconds}], plan: {...} | null,
-//    admission: null}
+//    admission: {backend, dispatch_key, origin, device, counts, notes,
+//                ops: [{op, route, source, composite_explicit, blocks, tests}],
+//                unavailable, backends}}
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "indexer/index_reader.h"
+#include "mapper/report/admission_view.h"
 #include "mapper/report/coverage_matrix.h"
 #include "mapper/report/plan_view.h"
 #include "mapper/report/run_summaries.h"
@@ -32,6 +35,7 @@ struct ReportData {
   std::vector<indexer::TestSummary> summaries;  // one per coverage.tests
   std::vector<RunSummary> runs;
   std::optional<PlanView> plan;
+  AdmissionView admission;
 };
 
 nlohmann::json PageData(const ReportData& data);

@@ -23,6 +23,7 @@ ReportData GatherReport(const indexer::IndexReader& index, const ReportRequest& 
   d.coverage = ReadCoverage(index);
   d.summaries = index.TestSummaries(d.coverage.tests);
   d.runs = ReadRunSummaries(index);
+  d.admission = ReadAdmissionView(index, d.coverage, request.admission);
   return d;
 }
 
@@ -63,6 +64,8 @@ ReportSummary WriteReport(const indexer::IndexReader& index, const ReportRequest
   }
   s.runs = d.runs.size();
   s.splits = d.plan ? d.plan->splits.size() : 0;
+  if (d.admission.unavailable.empty())
+    s.admission = d.admission.backend.empty() ? "(unnamed)" : d.admission.backend;
   return s;
 }
 

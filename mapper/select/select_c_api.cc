@@ -5,13 +5,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
+#include "core/errors.h"
 #include "core/node_id.h"
 #include "indexer/index_reader.h"
 #include "indexer/index_test_facts.h"
 #include "mapper/config/config_explain.h"
 #include "mapper/config/config_reader.h"
 #include "mapper/config/config_rules.h"
+#include "mapper/query/query.h"
 #include "mapper/select/select_marks.h"
 
 struct tm_select {
@@ -19,6 +22,7 @@ struct tm_select {
   std::unique_ptr<testmap::indexer::IndexReader> index;
   std::optional<testmap::config::Config> config;
   std::optional<testmap::config::ConfigRules> rules;
+  std::set<std::string> roles = {"test"};  // as `testmap query`'s default
 };
 
 namespace {
@@ -70,6 +74,27 @@ tm_select* tm_select_open(const char* index_dir, const char* config_path, const 
   }
 }
 
+int tm_select_set_roles(tm_select* s, const char* roles, char** error) {
+  if (error) *error = nullptr;
+  try {
+    auto canonical = testmap::query::CanonicalRolesOrThrow({roles ? roles : "test"});
+    s->roles = std::set<std::string>(canonical.begin(), canonical.end());
+    return 0;
+  } catch (const testmap::core::UnknownNameError& e) {
+    std::string message = e.what();
+    if (!e.suggestions().empty()) {
+      message += " (did you mean:";
+      for (const auto& n : e.suggestions()) message += " " + n;
+      message += ")";
+    }
+    SetError(error, message);
+    return -1;
+  } catch (const std::exception& e) {
+    SetError(error, e.what());
+    return -1;
+  }
+}
+
 char* tm_select_answer(tm_select* s, const char* const* nodeids, size_t n, char** error) {
   if (error) *error = nullptr;
   try {
@@ -77,10 +102,11 @@ char* tm_select_answer(tm_select* s, const char* const* nodeids, size_t n, char*
     for (size_t i = 0; i < n; ++i) {
       std::string id = nodeids[i];
       auto facts = testmap::indexer::ReadTestFacts(*s->store, id);
-      nlohmann::json answer = {{"in_index", facts.has_value()},
-                               {"marks", testmap::select::MarksOf(*s->index, id, facts ? &*facts : nullptr)},
-                               {"mode", nullptr},
-                               {"reason", ""}};
+      nlohmann::json answer = {
+          {"in_index", facts.has_value()},
+          {"marks", testmap::select::MarksOf(*s->index, id, facts ? &*facts : nullptr, s->roles)},
+          {"mode", nullptr},
+          {"reason", ""}};
       if (s->rules) {
         testmap::config::Decision d =
             s->rules->Decide(facts ? testmap::config::ConfigFacts(*facts) : FactsFromNodeId(id));

@@ -28,6 +28,12 @@ typedef struct tm_select tm_select;
 TM_SELECT_API tm_select* tm_select_open(const char* index_dir, const char* config_path,
                                         const char* root_token, char** warnings, char** error);
 
+/* The roles whose observations give marks, as `testmap query --role`
+ * takes them: "test" (the default: the test's own code), "assert,inputs",
+ * "all". Returns 0, or -1 and sets *error for an unknown role (with the
+ * closest names). */
+TM_SELECT_API int tm_select_set_roles(tm_select* session, const char* roles, char** error);
+
 /* For `n` node ids, one JSON object {nodeid: answer}, answer being
  *   {"marks": ["op__add", "dtype__float32", ...],
  *    "mode": "skip"|"xfail"|"xfail_strict"|"mandatory_success"|null,

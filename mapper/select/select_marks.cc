@@ -13,18 +13,21 @@ std::string DtypeMark(const std::string& dtype) { return "dtype__" + dtype; }
 
 namespace {
 
-void AddEdgeMarks(const std::vector<indexer::Edge>& edges, std::set<std::string>& marks) {
+void AddEdgeMarks(const std::vector<indexer::Edge>& edges, const std::set<std::string>& roles,
+                  std::set<std::string>& marks) {
   for (const auto& e : edges) {
-    marks.insert(OpMark(e.packet));
-    for (const auto& t : e.tuples)
+    for (const auto& t : e.tuples) {
+      if (!roles.count(t.role)) continue;
+      marks.insert(OpMark(e.packet));
       for (const auto& d : t.dtypes) marks.insert(DtypeMark(d));
+    }
   }
 }
 
 }  // namespace
 
 std::set<std::string> MarksOf(const indexer::IndexReader& index, const std::string& nodeid,
-                              const indexer::TestFacts* facts) {
+                              const indexer::TestFacts* facts, const std::set<std::string>& roles) {
   std::set<std::string> marks;
   auto edges = index.EdgesOfTest(nodeid);
   if (edges.empty() && facts && !facts->generic_id.empty()) {
@@ -38,7 +41,7 @@ std::set<std::string> MarksOf(const indexer::IndexReader& index, const std::stri
       if (!edges.empty()) break;
     }
   }
-  AddEdgeMarks(edges, marks);
+  AddEdgeMarks(edges, roles, marks);
   return marks;
 }
 

@@ -1,7 +1,5 @@
 // plan: `testmap plan [TIMING_FILES...] [--index DIR] ... --format json`,
 // with timing files only from under --allow.
-#include <sys/stat.h>
-
 #include "core/errors.h"
 #include "indexer/index_timings.h"
 #include "mapper/plan/plan_request.h"
@@ -84,13 +82,6 @@ json PlanOutputSchema() {
       {"required", {"splits", "plan", "split_items"}}};
 }
 
-std::string FileStamp(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return path + " -";
-  return path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
-         std::to_string(st.st_mtim.tv_nsec);
-}
-
 std::vector<std::string> Paths(const json& a) {
   std::vector<std::string> paths;
   if (a.contains("timing_files")) paths = a["timing_files"].get<std::vector<std::string>>();
@@ -160,10 +151,7 @@ Tool PlanTool() {
     for (const auto& p : a.value("timing_files", std::vector<std::string>())) {
       std::string path = ctx.paths().Resolve(p);
       timings::TimingInput file = timings::ReadTimingFiles({path});
-      struct stat st;
-      answer.files.push_back({{"path", path},
-                              {"bytes", stat(path.c_str(), &st) == 0 ? st.st_size : 0},
-                              {"records", file.records.size()}});
+      answer.files.push_back(FileRead(path, {{"records", file.records.size()}}));
       input.Append(std::move(file));
     }
     if (a.value("index", true)) {

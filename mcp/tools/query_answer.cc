@@ -25,6 +25,18 @@ json QueryFilterProperties() {
         {"description",
          "Only this evidence: eager (dispatcher trace), compile (torch.compile graphs), static "
          "(@ops OpInfo name)"}}},
+      {"role",
+       {{"anyOf",
+         {{{"type", "string"}, {"minLength", 1}, {"maxLength", 64}},
+          {{"type", "array"},
+           {"items", {{"type", "string"}, {"minLength", 1}, {"maxLength", 64}}},
+           {"minItems", 1},
+           {"maxItems", 8}}}},
+        {"default", "test"},
+        {"description",
+         "Where in the test the operator ran: test (its own code, the default), assert "
+         "(assertEqual/assert_close), inputs (make_tensor, OpInfo sample inputs), setup, teardown, "
+         "or all; a list (or a comma-separated string) for several"}}},
       {"group",
        {{"enum", {"test", "generic"}},
         {"default", "test"},
@@ -37,6 +49,10 @@ void ReadQueryFilters(const json& a, query::QueryOptions& o) {
   o.device = a.value("device", "");
   o.path = a.value("path", "");
   o.group = a.value("group", "test");
+  if (auto r = a.find("role"); r != a.end()) {
+    o.roles = r->is_string() ? std::vector<std::string>{r->get<std::string>()}
+                             : r->get<std::vector<std::string>>();
+  }
 }
 
 json QueryOutputSchema() {
@@ -74,6 +90,13 @@ json QueryOutputSchema() {
           {"description", "The question as resolved: canonical operators, match, filters"},
           {"properties", {{"ops", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}}},
         {"count", {{"type", "integer"}, {"description", "Tests (or generic tests) in all pages"}}},
+        {"tests_in_other_roles",
+         {{"type", "integer"},
+          {"description", "Tests that would match were every role counted (see `role`)"}}},
+        {"untested_ops",
+         {{"type", "array"},
+          {"items", {{"type", "string"}}},
+          {"description", "Operators asked for that torch registers but no test runs"}}},
         {"tests",
          {{"type", {"array", "integer"}},
           {"items", test},
@@ -116,15 +139,29 @@ ToolAnswer QueryAnswer(query::QueryOptions options, ToolContext& ctx) {
   // Details (source, outcome, duration: one read per test) only for the
   // tests of the page asked for; generic groups need them to group.
   options.details = generic;
-  auto result =
-      std::make_shared<const query::QueryResult>(query::RunQuery(index->reader(), options));
+  // As the CLI's query: an operator torch registers that no test runs is an
+  // empty answer, a name torch lacks too an unknown name.
+  options.torch_operators = [&ctx] {
+    std::vector<std::string> names;
+    try {
+      for (const auto& op : ctx.torch().operators) names.push_back(op.name);
+    } catch (const std::exception&) {
+      // No torch here: the index's own operators are what a query knows.
+    }
+    return names;
+  };
+  query::QueryResult made = query::RunQuery(index->reader(), options);
+  made.options.torch_operators = nullptr;  // it refers to this call's context
+  auto result = std::make_shared<const query::QueryResult>(std::move(made));
   ToolAnswer answer;
   for (const auto& t : result->tests) {
     for (const auto& [op, use] : t.ops) answer.runs.insert(use.runs.begin(), use.runs.end());
   }
   // The CLI's document (query::QueryResultJson) less its list, which pages.
   answer.body = {{"query", query::QueryQuestionJson(*result)},
-                 {"count", generic ? result->groups.size() : result->tests.size()}};
+                 {"count", generic ? result->groups.size() : result->tests.size()},
+                 {"tests_in_other_roles", result->tests_in_other_roles},
+                 {"untested_ops", result->untested_ops}};
   if (generic) {
     answer.body["tests"] = result->tests.size();
     answer.list = "generic_tests";

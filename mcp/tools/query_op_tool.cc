@@ -11,7 +11,9 @@ Tool QueryOpTool() {
       "they took and where they are defined. `op` in any spelling: _scaled_mm, aten::add, "
       "add.Tensor, aten.add.Tensor, torch.ops.aten.add.Tensor; a packet (add) matches all its "
       "overloads. Filters apply per observation: dtypes [bfloat16] with path compile means ran "
-      "it with bfloat16 in a compiled graph. An unknown operator is a tool error with the "
+      "it with bfloat16 in a compiled graph. By default only the test's own code counts (role "
+      "test); `role` all (or assert, inputs, setup, teardown) adds what assertEqual, make_tensor "
+      "and fixtures ran for it. An unknown operator is a tool error with the "
       "closest known names.",
       {{"op",
         {{"type", "string"},

@@ -10,6 +10,9 @@ void RegisterTools(ToolRegistry& registry) {
   registry.Add(ShowTestTool());
   registry.Add(ListOpsTool());
   registry.Add(PlanTool());
+  registry.Add(AdmitTool());
+  registry.Add(RankNextOpsTool());
+  registry.Add(ConfigExplainTool());
 }
 
 }  // namespace testmap::mcp

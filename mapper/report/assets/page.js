@@ -359,33 +359,45 @@
   }
 
   // ---- admission ----------------------------------------------------------
+  // What `testmap admit` says of the backend (mapper/report/admission_view.h):
+  // every operator the evidence dispatched, runnable or not, and how many
+  // blocked tests each one it cannot run holds back.
   function setupAdmission() {
     const body = $('admission-body');
     const adm = data.admission;
-    if (!adm) {
-      body.append(el('p', { class: 'none', text:
-        'Not shown: admission per operator needs `testmap admit`, which this testmap does ' +
-        'not have yet.' }));
+    if (!adm || adm.unavailable) {
+      body.append(el('p', { class: 'none', id: 'admission-unavailable', text:
+        adm ? adm.unavailable : 'Not shown: this page has no admission data.' }));
       return;
     }
     const counts = adm.counts || {};
+    const missing = adm.ops.filter((o) => o.route === 'missing');
     body.append(el('p', { class: 'summary', id: 'admission-summary', text:
-      'Backend ' + adm.backend + ' (' + adm.origin + '): ' +
-      ['admitted', 'blocked', 'unknown'].map((s) => plural(counts[s] || 0, s + ' test')).join(', ') + '.' }));
+      'Backend ' + (adm.backend || '(unnamed)') + ' (' + adm.dispatch_key + '; ' + adm.origin + ')' +
+      (adm.device ? ', its own tests on ' + adm.device : '') + ': ' +
+      plural(counts.tests || 0, 'test') + ', ' +
+      ['admitted', 'blocked', 'unknown'].map((s) => (counts[s] || 0).toLocaleString('en-US') + ' ' + s)
+        .join(', ') + '; ' + plural(adm.ops.length - missing.length, 'operator') + ' runnable, ' +
+      plural(missing.length, 'missing operator') + '.' }));
+    for (const n of adm.notes || []) body.append(el('p', { class: 'hint', text: 'Note: ' + n }));
     const table = el('table', { class: 'data', id: 'admission-table' });
-    table.append(el('thead', null, el('tr', null, ...['operator', 'runnable', 'how', 'tests it blocks',
-      'tests that ran it'].map((h) => el('th', { text: h })))));
+    table.append(el('thead', null, el('tr', null, ...['operator', 'runnable', 'how',
+      'blocked tests it holds back', 'tests that ran it'].map((h) => el('th', { text: h })))));
     const tbody = el('tbody');
     for (const op of adm.ops) {
-      tbody.append(el('tr', { 'data-op': op.op },
+      const runnable = op.route !== 'missing';
+      const how = runnable ? op.route + (op.source ? ': ' + op.source : '')
+        : (op.composite_explicit ? 'torch has a CompositeExplicitAutograd kernel' : 'needs a kernel');
+      tbody.append(el('tr', { 'data-op': op.op, 'data-route': op.route, 'data-blocks': String(op.blocks) },
         el('td', null, el('code', { text: op.op })),
-        el('td', { class: op.runnable ? 'state-admitted' : 'state-blocked', text: op.runnable ? 'yes' : 'no' }),
-        el('td', { text: op.how || '' }),
-        el('td', { class: 'num', text: op.blocks ? String(op.blocks) : '' }),
-        el('td', { class: 'num', text: String(op.tests || 0) })));
+        el('td', { class: runnable ? 'state-admitted' : 'state-blocked', text: runnable ? 'yes' : 'no' }),
+        el('td', { text: how }),
+        el('td', { class: 'num', text: op.blocks ? op.blocks.toLocaleString('en-US') : '' }),
+        el('td', { class: 'num', text: (op.tests || 0).toLocaleString('en-US') })));
     }
     table.append(tbody);
-    body.append(table);
+    // Hundreds of operators on a big index: the table scrolls on its own.
+    body.append(el('div', { class: 'scroll' }, table));
   }
 
   // ---- plan (a Gantt of splits) --------------------------------------------

@@ -204,5 +204,53 @@ print(json.dumps({"ops": ops, "modules": mods,
   EXPECT_EQ(s.ModuleHasName("torch.nowhere", "x"), std::nullopt);
 }
 
+// The entries content identities hash (format 5): every DecorateInfo of an
+// OpInfo, as the live OpInfo holds them (skips included), and its input
+// functions by name.
+TEST(TorchSnapshot, EntryLinesAreTheLiveOpInfosDecorateInfos) {
+  auto r = testing::Python({"-c", R"(
+import json
+from torch.testing._internal.common_methods_invocations import op_db
+out = {}
+for op in op_db:
+    if op.name in ("add", "mul", "nn.functional.relu") and not op.variant_test_name:
+        out[op.name] = {"decorate": sorted((d.cls_name or "*", d.test_name or "*")
+                                           for d in op.decorators),
+                        "sample": op.sample_inputs_func.__wrapped__.__qualname__
+                                  if hasattr(op.sample_inputs_func, "__wrapped__")
+                                  else op.sample_inputs_func.__qualname__}
+print(json.dumps(out))
+)"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json live = nlohmann::json::parse(r.out);
+  // The shared cache (keyed by torch's version.py and the script, as users
+  // get it): taking a snapshot anew costs this test most of its time.
+  TorchSnapshot s = LoadTorchSnapshot(EnsureTorchSnapshot(TESTMAP_PYTHON, DefaultCacheDir()));
+  size_t checked = 0;
+  for (const OpInfoEntry& op : s.ops) {
+    if (!live.contains(op.name) || !op.variant_test_name.empty()) continue;
+    std::vector<std::pair<std::string, std::string>> decorate;
+    std::string sample;
+    for (std::string_view line : s.EntryLines(op.entry)) {
+      std::vector<std::string> cols;
+      size_t b = 0;
+      for (size_t e; (e = line.find('\t', b)) != std::string_view::npos; b = e + 1)
+        cols.emplace_back(line.substr(b, e - b));
+      cols.emplace_back(line.substr(b));
+      if (cols[0] == "decorate") decorate.emplace_back(cols[1], cols[2]);
+      if (cols[0] == "func" && cols[1] == "sample_inputs_func") sample = cols[2];
+    }
+    std::sort(decorate.begin(), decorate.end());
+    std::vector<std::pair<std::string, std::string>> want;
+    for (const auto& d : live[op.name]["decorate"]) want.emplace_back(d[0], d[1]);
+    EXPECT_EQ(decorate, want) << op.name;
+    EXPECT_NE(sample.find("." + live[op.name]["sample"].get<std::string>() + "#"),
+              std::string::npos)
+        << op.name << ": " << sample;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3u);
+}
+
 }  // namespace
 }  // namespace testmap::torch_snapshot

@@ -6,7 +6,7 @@ JSON document for report_page_test.cc to check against the index's truth:
   the most rows that were ever in the DOM at once;
 - one cell clicked with a real mouse event, and the test list it opened;
 - the same after narrowing the evidence filter to one kind;
-- the plan table and Gantt, the runs table;
+- the plan table and Gantt, the runs table, the admission table;
 - script errors, console errors and every request the page made;
 - a screenshot (PNG), decoded here with zlib + numpy, with its pixel
   statistics, so that the test can assert it is not blank.
@@ -180,6 +180,12 @@ window.__plan = () => ({
     measured: g.querySelectorAll('rect.measured').length,
     width: [...g.querySelectorAll('rect.bar')].reduce((w, r) => w + +r.getAttribute('width'), 0)})),
 });
+window.__admission = () => ({
+  summary: (document.getElementById('admission-summary') || {}).textContent || null,
+  unavailable: (document.getElementById('admission-unavailable') || {}).textContent || null,
+  rows: [...document.querySelectorAll('#admission-table tbody tr')].map((tr) => ({
+    op: tr.dataset.op, route: tr.dataset.route, blocks: +tr.dataset.blocks,
+    cells: [...tr.children].map((td) => td.textContent)}))});
 window.__runs = () => [...document.querySelectorAll('#runs-table tbody tr')].map((tr) => ({
   run: tr.dataset.run, cells: [...tr.children].map((td) => td.textContent),
   titles: [...tr.querySelectorAll('[title]')].map((e) => e.title)}));
@@ -287,6 +293,7 @@ def main():
         result["filtered_panel"] = browser.eval("__panel()")
         result["plan"] = browser.eval("__plan()")
         result["runs"] = browser.eval("__runs()")
+        result["admission"] = browser.eval("__admission()")
 
         # Back to everything, the clicked cell's list open, at the top.
         browser.eval("(async () => { for (const b of document.querySelectorAll('#evidence-filter "

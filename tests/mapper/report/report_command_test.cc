@@ -127,6 +127,72 @@ TEST_F(ReportCommand, MissingIndexAndUnwritableOutAreErrors) {
   EXPECT_EQ(r.rc, 2) << r.err;
 }
 
+// The page's data island, parsed.
+json PageDataOf(const std::string& page) {
+  std::string html = ReadFile(page);
+  const std::string open = "<script type=\"application/json\" id=\"testmap-data\">";
+  size_t begin = html.find(open) + open.size();
+  return json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+}
+
+TEST_F(ReportCommand, AdmissionOfTheNamedOrTheIndexsOnlyBackend) {
+  std::string kernel =
+      R"({"op":"aten::add.Tensor","dispatch_key":"PrivateUse1","kind":"kernel","mechanism":"m.impl","file":"ops.cpp","line":2,"evidence":"static"})"
+      "\n";
+  std::string records = WriteTempFile("one.jsonl", kernel);
+  std::string python = TESTMAP_PYTHON;
+  // No backend in the index, none named: the section says how to name one.
+  std::string out = ScratchDir("admission-none");
+  auto r = Testmap({"report", "--index", *index_, "--out", out, "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(json::parse(r.out)["admission"].is_null());
+  json adm = PageDataOf(out + "/index.html")["admission"];
+  EXPECT_NE(adm["unavailable"].get<std::string>().find("--backend NAME"), std::string::npos);
+  // Named with admit's options: the same counts as `testmap admit`.
+  r = Testmap({"report", "--index", *index_, "--out", out, "--supported", records, "--backend",
+               "one", "--torch-python", python, "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["admission"], "one");
+  auto a = Testmap({"admit", "--index", *index_, "--supported", records, "--backend", "one",
+                    "--torch-python", python, "--format", "json"});
+  ASSERT_EQ(a.rc, 0) << a.err;
+  adm = PageDataOf(out + "/index.html")["admission"];
+  EXPECT_TRUE(adm["unavailable"].is_null());
+  EXPECT_EQ(adm["counts"], json::parse(a.out)["counts"]);
+  // Bad names and files as admit reports them: 3 with suggestions, 1 with the file.
+  std::string two = ScratchDir("admission-two") + "/index";
+  const SuiteEvidence& ev = ExampleSuiteEvidence();
+  ASSERT_EQ(Testmap({"ingest", "--index", two, "--backend", "toy", ev.scan, ev.trace, records}).rc,
+            0);
+  r = Testmap({"report", "--index", two, "--out", out, "--backend", "tyo"});
+  EXPECT_EQ(r.rc, 3) << r.err;
+  EXPECT_NE(r.err.find("toy"), std::string::npos) << r.err;
+  r = Testmap({"report", "--index", two, "--out", out, "--supported",
+               WriteTempFile("bad.jsonl", "{\"op\": 3}\n")});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("bad.jsonl"), std::string::npos) << r.err;
+  // The index's one backend needs no name; two do.
+  r = Testmap({"report", "--index", two, "--out", out, "--torch-python", python});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("admission of backend toy"), std::string::npos) << r.out;
+  // A torch that cannot be read costs the section, not the page, when no
+  // backend was named; when one was, it is an error.
+  r = Testmap({"report", "--index", two, "--out", out, "--torch-python", "/nonexistent/python"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  adm = PageDataOf(out + "/index.html")["admission"];
+  EXPECT_NE(adm["unavailable"].get<std::string>().find("/nonexistent/python"), std::string::npos)
+      << adm;
+  r = Testmap({"report", "--index", two, "--out", out, "--backend", "toy", "--torch-python",
+               "/nonexistent/python"});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  ASSERT_EQ(Testmap({"ingest", "--index", two, "--backend", "other", records}).rc, 0);
+  r = Testmap({"report", "--index", two, "--out", out, "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  adm = PageDataOf(out + "/index.html")["admission"];
+  EXPECT_NE(adm["unavailable"].get<std::string>().find("2 backends"), std::string::npos) << adm;
+  EXPECT_EQ(adm["backends"], json::array({"other", "toy"}));
+}
+
 TEST(ReportPageData, HostileNodeIdsStayInsideTheDataIsland) {
   // A hand-written shard (docs/trace-format.md) whose node id would close
   // the data island's <script> and open another if written as is.

@@ -109,7 +109,19 @@ TEST(ReportPage, InChromiumEveryCellCountsTheTraceAndAClickListsItsTests) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string index = (dir / "index").string();
-  auto r = Testmap({"ingest", "--index", index, ev.scan, ev.trace});
+  // A toy backend's records (kernels for a few operators, no fallback), so
+  // that the page shows an admission with runnable and missing operators.
+  std::string records;
+  for (std::string op : {"aten::add.Tensor", "aten::mul.Tensor", "aten::eq.Tensor", "aten::abs",
+                         "aten::isnan", "aten::view", "aten::mm", "aten::_local_scalar_dense"})
+    records +=
+        R"({"op":")" + op +
+        R"(","dispatch_key":"PrivateUse1","kind":"kernel","mechanism":"m.impl","file":"csrc/ops.cpp","line":7,"evidence":"static"})"
+        "\n";
+  std::string records_file = (dir / "toy.jsonl").string();
+  WriteFile(records_file, records);
+  auto r =
+      Testmap({"ingest", "--index", index, "--backend", "toy", ev.scan, ev.trace, records_file});
   ASSERT_EQ(r.rc, 0) << r.err;
   std::string plan = (dir / "plan.json").string(), measured = (dir / "measured.json").string();
   r = Testmap({"plan", "--index", index, "--splits", "4", "--format", "json"});
@@ -120,7 +132,7 @@ TEST(ReportPage, InChromiumEveryCellCountsTheTraceAndAClickListsItsTests) {
   ASSERT_EQ(r.rc, 0) << r.err;
   WriteFile(measured, r.out);
   r = Testmap({"report", "--index", index, "--out", (dir / "page").string(), "--plan", plan,
-               "--plan-report", measured});
+               "--plan-report", measured, "--torch-python", TESTMAP_PYTHON});
   ASSERT_EQ(r.rc, 0) << r.err;
   std::string page = (dir / "page" / "index.html").string();
   ASSERT_TRUE(fs::exists(page)) << r.out;
@@ -234,6 +246,42 @@ TEST(ReportPage, InChromiumEveryCellCountsTheTraceAndAClickListsItsTests) {
   size_t passed = 0;
   for (const auto& [id, outcome] : truth.outcome) passed += outcome == "passed";
   EXPECT_NE(row.find(std::to_string(passed) + " passed"), std::string::npos) << row;
+
+  // Admission: the index's one backend, as `testmap admit` answers for it:
+  // the same counts, every operator the trace dispatched (in any role)
+  // judged, and exactly the missing operators with the tests each blocks.
+  auto admitted = Testmap({"admit", "--index", index, "--backend", "toy", "--format", "json",
+                           "--torch-python", TESTMAP_PYTHON});
+  ASSERT_EQ(admitted.rc, 0) << admitted.err;
+  json admit_doc = json::parse(admitted.out);
+  const json& adm = seen["admission"];
+  EXPECT_TRUE(adm["unavailable"].is_null()) << adm["unavailable"];
+  std::string adm_summary = adm["summary"].is_string() ? adm["summary"].get<std::string>() : "";
+  for (const char* state : {"admitted", "blocked", "unknown"}) {
+    std::string want = std::to_string(admit_doc["counts"][state].get<size_t>()) + " " + state;
+    EXPECT_NE(adm_summary.find(want), std::string::npos) << want << " not in " << adm_summary;
+  }
+  EXPECT_NE(adm_summary.find("Backend toy"), std::string::npos) << adm_summary;
+  std::map<std::string, size_t> page_missing, cli_missing;
+  std::set<std::string> page_ops, traced_ops;
+  for (const auto& row : adm["rows"]) {
+    page_ops.insert(row["op"].get<std::string>());
+    if (row["route"] == "missing")
+      page_missing[row["op"]] = row["blocks"].get<size_t>();
+    else
+      EXPECT_EQ(row["cells"][1], "yes") << row;
+  }
+  for (const auto& m : admit_doc["missing_ops"]) cli_missing[m["op"]] = m["tests"].get<size_t>();
+  EXPECT_EQ(page_missing, cli_missing);
+  EXPECT_GT(cli_missing.size(), 5u);
+  EXPECT_GT(page_ops.size(), page_missing.size() + 5);  // some are runnable
+  for (const auto& line : Lines(ReadFile(ev.trace))) {
+    json rec = json::parse(line);
+    if (rec["type"] == "test")
+      for (const auto& op : rec["ops"])
+        if (op["evidence"] != "static") traced_ops.insert(op["op"].get<std::string>());
+  }
+  EXPECT_EQ(page_ops, traced_ops);
 
   // The screenshot is of a drawn page, not a blank one.
   const json& shot = seen["screenshot"];

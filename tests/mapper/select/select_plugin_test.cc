@@ -1,6 +1,7 @@
 // The testmap_select pytest plugin in real pytest runs: `-m op__X` selects
-// exactly what `testmap query --op X --format nodeids` lists, marks carry
-// every operator packet and dtype, --testmap-select narrows the run, and a
+// exactly what `testmap query --op X --format nodeids` lists (role `test` by
+// default, `--testmap-role R` as `query --role R`), marks carry every
+// operator packet and dtype, --testmap-select narrows the run, and a
 // config's modes show in pytest's own outcomes (skip, xfail, XPASS(strict)
 // failing, a failing mandatory_success test failing).
 #include <gtest/gtest.h>
@@ -55,10 +56,20 @@ Collected Collect(const CommandResult& r) {
   return c;
 }
 
-Ids Query(const std::string& op) {
-  auto r = Testmap({"query", "--index", SuiteIndex(), "--op", op, "--format", "nodeids"});
+Ids Query(const std::string& op, const std::string& role = "test") {
+  auto r = Testmap(
+      {"query", "--index", SuiteIndex(), "--op", op, "--role", role, "--format", "nodeids"});
   auto lines = Lines(r.out);
   return Ids(lines.begin(), lines.end());
+}
+
+// The ids of `ids` in the test files `files` (those the run collected).
+Ids InFiles(const Ids& ids, const std::vector<std::string>& files) {
+  Ids out;
+  for (const auto& id : ids)
+    for (const auto& f : files)
+      if (id.rfind(f + "::", 0) == 0) out.insert(id);
+  return out;
 }
 
 TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
@@ -74,16 +85,12 @@ TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   Collected c = Collect(r);
   ASSERT_GT(c.marks.size(), 50u);
-  auto in_files = [&](const Ids& ids) {
-    Ids out;
-    for (const auto& id : ids)
-      for (const auto& f : files)
-        if (id.rfind(f + "::", 0) == 0) out.insert(id);
-    return out;
-  };
+  auto in_files = [&](const Ids& ids) { return InFiles(ids, files); };
   EXPECT_EQ(c.kept, in_files(Query("_scaled_mm")));
   EXPECT_FALSE(c.kept.empty());
-  for (std::string op : {"add", "mul", "abs", "mm", "isnan", "_local_scalar_dense"}) {
+  // In role test (the default): the assertion-only operators (isnan) are
+  // RolesMarkWhatQueryListsForThem's.
+  for (std::string op : {"add", "mul", "abs", "mm", "_local_scalar_dense"}) {
     Ids marked;
     for (const auto& [id, m] : c.marks)
       if (m.count("op__" + op)) marked.insert(id);
@@ -93,6 +100,34 @@ TEST(SelectPlugin, OpMarksSelectWhatQueryLists) {
   auto q = Testmap({"query", "--index", SuiteIndex(), "--op", "_scaled_mm", "--dtype", "bfloat16",
                     "--format", "nodeids"});
   for (const auto& id : Lines(q.out)) EXPECT_TRUE(c.marks[id].count("dtype__bfloat16")) << id;
+}
+
+TEST(SelectPlugin, RolesMarkWhatQueryListsForThem) {
+  // Ops that assertEqual and make_tensor run for a test mark it only when
+  // their roles are asked for, as `query --role` counts them (role test,
+  // the default, is OpMarksSelectWhatQueryLists').
+  const std::string suite = ExampleSuiteEvidence().suite;
+  const std::vector<std::string> files = {"test_binary_ops.py", "test_roles.py"};
+  std::vector<std::string> args = {"--collect-only", "-q", "--testmap-role=all"};
+  args.insert(args.end(), files.begin(), files.end());
+  auto r = Pytest(args, suite);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto every = Collect(r).marks;
+  size_t differ = 0;
+  for (std::string op : {"abs", "isnan", "eq", "_local_scalar_dense", "neg", "view", "add"}) {
+    Ids marked;
+    for (const auto& [id, m] : every)
+      if (m.count("op__" + op)) marked.insert(id);
+    EXPECT_EQ(marked, InFiles(Query(op, "all"), files)) << op;
+    differ += marked != InFiles(Query(op, "test"), files);
+  }
+  // The roles make a difference here, or this test could not fail.
+  EXPECT_GE(differ, 3u);
+  // An unknown role is a usage error with the closest name.
+  auto bad = Pytest({"--collect-only", "-q", "--testmap-role=asert", "test_roles.py"}, suite);
+  EXPECT_EQ(bad.rc, 4) << bad.out << bad.err;
+  EXPECT_NE((bad.out + bad.err).find("did you mean: assert"), std::string::npos)
+      << bad.out << bad.err;
 }
 
 // pytest's outcome of each test from JUnit XML: passed, failed, skipped,

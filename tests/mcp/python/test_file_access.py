@@ -1,14 +1,16 @@
 """The server reads no file outside the paths it was started with: a whole
 session (every tool, refused paths included) runs under strace, and every
 file the server process and its threads open is under --index, under
---allow, or part of the system (shared libraries, /proc, /sys)."""
+--allow, the torch snapshot of --snapshot, or part of the system (shared
+libraries, /proc, /sys)."""
 
 import os
 import re
 import shutil
 import subprocess
+import sys
 
-from conftest import ROOT, call, required_env, run_session
+from conftest import ROOT, call, required_env, run_session, server
 from mcp.client.stdio import StdioServerParameters
 
 SYSTEM = ("/lib/", "/lib64/", "/usr/", "/proc/", "/sys/", "/etc/ld.so.cache")
@@ -25,12 +27,27 @@ def test_opens_only_index_allow_and_system_files(index_dir, tmp_path):
     outside = tmp_path / "outside.xml"
     shutil.copy(os.path.join(ROOT, "tests", "timings", "data", "pytest_xunit1.xml"), outside)
     os.symlink(outside, allowed / "link.xml")
+    records = allowed / "toy.jsonl"
+    records.write_text('{"op":"aten::add.Tensor","dispatch_key":"PrivateUse1","kind":"kernel",'
+                       '"mechanism":"m.impl","file":"a.cpp","line":1,"evidence":"static"}\n')
+    config = allowed / "suite.yaml"
+    shutil.copy(os.path.join(ROOT, "examples", "backend-config", "example_suite.yaml"), config)
+    (tmp_path / "outside.yaml").write_text(config.read_text())
     log = tmp_path / "strace.log"
     testmap = required_env("TESTMAP_BIN")
+
+    # The snapshot of this torch (the file admission answers name): the
+    # traced server is started with it, as a server that must read nothing
+    # else would be.
+    async def snapshot_of(client):
+        answer = await call(client, "admit", {"ops": ["add"], "limit": 1})
+        return [f["path"] for f in answer["provenance"]["files"] if "torch" in f][0]
+
+    snapshot = run_session(server(index_dir, "--torch-python", sys.executable), snapshot_of)
     params = StdioServerParameters(
         command=strace,
         args=["-f", "-qq", "-e", "trace=open,openat,openat2,creat,execve", "-o", str(log), testmap,
-              "mcp", "--index", index_dir, "--allow", str(allowed)])
+              "mcp", "--index", index_dir, "--allow", str(allowed), "--snapshot", snapshot])
 
     async def body(client):
         ops = await call(client, "list_ops", {"limit": 5})
@@ -39,9 +56,15 @@ def test_opens_only_index_allow_and_system_files(index_dir, tmp_path):
         await call(client, "tests_for_ops", {"ops": [op, ops["ops"][1]["op"]], "match": "any"})
         await call(client, "show_test", {"test": first["tests"][0]["nodeid"]})
         await call(client, "plan", {"timing_files": [str(junit)], "splits": 2})
+        await call(client, "admit", {"supported": str(records), "limit": 3})
+        await call(client, "rank_next_ops", {"supported": str(config), "root_token": "${TORCH_ROOT}/test"})
+        await call(client, "config_explain", {"config": str(config), "limit": 3})
         refused = [await client.call_tool("plan", {"timing_files": [p], "splits": 2})
                    for p in (str(outside), str(allowed / "link.xml"), str(allowed / ".." / "outside.xml"),
                              "/etc/shadow", "../../etc/passwd")]
+        refused += [await client.call_tool("admit", {"supported": str(outside)}),
+                    await client.call_tool("config_explain", {"config": str(tmp_path / "outside.yaml")}),
+                    await client.call_tool("config_explain", {"config": "/etc/passwd"})]
         listed = await client.list_resources()
         await client.read_resource(listed.resources[0].uri)
         return refused
@@ -56,8 +79,10 @@ def test_opens_only_index_allow_and_system_files(index_dir, tmp_path):
     index = os.path.realpath(index_dir)
     assert any(p.startswith(index + os.sep) for p in opened), "the trace saw the index opened"
     assert str(junit.resolve()) in opened, "and the allowed timing file"
+    assert {str(records.resolve()), str(config.resolve()), os.path.realpath(snapshot)} <= opened
     strays = [p for p in opened
               if not (p.startswith(index + os.sep) or p == index or p.startswith(str(allowed.resolve()) + os.sep)
-                      or p.startswith(SYSTEM) or p in (testmap, os.path.realpath(testmap)))]
+                      or p.startswith(SYSTEM)
+                      or p in (testmap, os.path.realpath(testmap), os.path.realpath(snapshot)))]
     assert strays == [], strays
-    assert str(outside) not in opened
+    assert str(outside) not in opened and str(tmp_path / "outside.yaml") not in opened

@@ -14,7 +14,8 @@ from mcp.shared.exceptions import MCPError
 
 from conftest import all_pages, call, cli_json, run_session, server, run_testmap
 
-TOOLS = {"query_op", "tests_for_ops", "show_test", "list_ops", "plan"}
+TOOLS = {"query_op", "tests_for_ops", "show_test", "list_ops", "plan", "admit", "rank_next_ops",
+         "config_explain"}
 
 
 @pytest.mark.parametrize("mode, version", [("auto", "2026-07-28"), ("legacy", "2025-11-25")])
@@ -66,6 +67,8 @@ def test_query_op_equals_cli_for_every_operator(index_dir):
         expected = cli_json("query", "--index", index_dir, "--format", "json", *flags)
         assert first["query"] == expected["query"], args
         assert first["count"] == expected["count"], args
+        assert first["tests_in_other_roles"] == expected["tests_in_other_roles"], args
+        assert first["untested_ops"] == expected["untested_ops"], args
         assert items == expected[key], args
         if key == "generic_tests":
             assert first["tests"] == expected["tests"]

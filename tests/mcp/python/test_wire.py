@@ -4,6 +4,7 @@ requests are answered concurrently, each once, by id; stdin closing ends
 the server with exit 0 after its last answer."""
 
 import json
+import sys
 
 from conftest import run_session, server
 from wire import RawServer
@@ -145,11 +146,13 @@ def random_value(rng, depth=0):
     if kind == 3:
         return rng.choice([True, False, None])
     if kind == 4:
-        return rng.choice(["mm", "add", "aten::add.Tensor", "float32", "cpu", "eager", "generic", "", "x" * 400])
+        return rng.choice(["mm", "add", "aten::add.Tensor", "float32", "cpu", "eager", "generic", "", "x" * 400,
+                           "all", "assert", "blocked", "privateuse1:toy", "/etc/passwd"])
     if kind == 5:
         return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
     keys = ["op", "ops", "dtypes", "device", "path", "group", "match", "limit", "cursor", "test", "sort",
-            "splits", "max_minutes", "timing_files", "index", "split", "granularity", "zzz"]
+            "splits", "max_minutes", "timing_files", "index", "split", "granularity", "zzz", "role",
+            "backend", "supported", "state", "new_ops", "steps", "config", "root_token", "dispatch_key"]
     return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
 
 
@@ -159,10 +162,11 @@ def test_random_messages_each_get_one_answer(index_dir):
     and the server ends cleanly."""
     import random
     rng = random.Random(1313)
-    tools = ["query_op", "tests_for_ops", "show_test", "list_ops", "plan", "nope"]
+    tools = ["query_op", "tests_for_ops", "show_test", "list_ops", "plan", "admit", "rank_next_ops",
+             "config_explain", "nope"]
     methods = ["tools/call"] * 6 + ["tools/list", "ping", "initialize", "resources/read", "resources/list",
                                     "server/discover", "unknown/method"]
-    s = RawServer(index_dir)
+    s = RawServer(index_dir, "--torch-python", sys.executable)
     batch, ids, garbage = b"", set(), 0
     for i in range(400):
         if rng.random() < 0.25:

@@ -1,12 +1,16 @@
 """testmap_select: select and configure PyTorch tests from a testmap index.
 
     pytest -p testmap_select --testmap-index .testmap -m op__add
+    pytest -p testmap_select --testmap-role all -m op__abs
     pytest -p testmap_select --testmap-config backend.yaml test/test_ops.py
     pytest -p testmap_select --testmap-select ids.txt
 
 At collection time every item gets marks from the index (``op__<packet>``
 for each operator packet it runs, ``dtype__<dtype>`` for each dtype it runs
-one with; the naming rule is mapper/select/select_marks.h), and a
+one with; the naming rule is mapper/select/select_marks.h), from the
+observations of the roles ``--testmap-role`` names (default ``test``, the
+test's own code, as ``testmap query``: ``-m op__X`` selects what ``testmap
+query --op X`` lists), and a
 test_suite_config's modes are applied to it: ``skip``, ``xfail``,
 ``xfail_strict`` (with the strictness always given, since PyTorch's
 pytest.ini sets ``xfail_strict = True``), dtype and OpInfo exclusions. The
@@ -39,6 +43,9 @@ def pytest_addoption(parser):
     group.addoption("--testmap-root-token", default="${TORCH_ROOT}",
                     help="what the config's paths start with for the rootdir (default "
                          "${TORCH_ROOT})")
+    group.addoption("--testmap-role", default="test", metavar="ROLES",
+                    help="roles whose operators give marks, as `testmap query --role`: test "
+                         "(default), assert, inputs, setup, teardown, comma lists, all")
     group.addoption("--testmap-select", default=None, metavar="FILE",
                     help="run only the node ids listed in FILE (one a line)")
     group.addoption("--testmap-lib", default=None,
@@ -70,7 +77,7 @@ def _find_library(option):
 class _Session:
     """One open index (and config) through the C API."""
 
-    def __init__(self, lib_path, index, config, root_token):
+    def __init__(self, lib_path, index, config, root_token, roles):
         lib = ctypes.CDLL(lib_path)
         lib.tm_select_open.restype = ctypes.c_void_p
         lib.tm_select_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
@@ -79,6 +86,9 @@ class _Session:
         lib.tm_select_answer.restype = ctypes.c_void_p
         lib.tm_select_answer.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p),
                                          ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
+        lib.tm_select_set_roles.restype = ctypes.c_int
+        lib.tm_select_set_roles.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                            ctypes.POINTER(ctypes.c_void_p)]
         lib.tm_select_close.argtypes = [ctypes.c_void_p]
         lib.tm_select_free.argtypes = [ctypes.c_void_p]
         self._lib = lib
@@ -89,6 +99,10 @@ class _Session:
         if not self._handle:
             raise pytest.UsageError(f"testmap_select: {self._take(error)}")
         self.warnings = json.loads(self._take(warnings) or "[]")
+        if lib.tm_select_set_roles(self._handle, roles.encode(), ctypes.byref(error)) != 0:
+            message = self._take(error)
+            self.close()
+            raise pytest.UsageError(f"testmap_select: --testmap-role: {message}")
 
     def _take(self, pointer):
         if not pointer.value:
@@ -116,7 +130,8 @@ def pytest_configure(config):
     index = config.getoption("--testmap-index") or os.environ.get("TESTMAP_INDEX") or ".testmap"
     session = _Session(_find_library(config.getoption("--testmap-lib")), index,
                        config.getoption("--testmap-config"),
-                       config.getoption("--testmap-root-token"))
+                       config.getoption("--testmap-root-token"),
+                       config.getoption("--testmap-role"))
     for w in session.warnings:
         config.issue_config_time_warning(pytest.PytestConfigWarning(f"testmap_select: {w}"), 2)
     config._testmap_select = session
