@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
+#include "core/errors.h"
 #include "core/progress.h"
 #include "indexer/ingest.h"
 
@@ -39,6 +40,13 @@ int RunIngest(const IngestArgs& args) {
   }
   auto& inputs = *read;
   for (const auto& w : inputs.warnings) std::cerr << "testmap ingest: warning: " << w << "\n";
+  size_t records = inputs.backends.size();
+  for (const auto& scan : inputs.scans) records += scan.size();
+  for (const auto& trace : inputs.traces) records += trace.runs.size() + trace.tests.size();
+  for (const auto& timing : inputs.timings) records += timing.records.size();
+  if (records == 0)  // exit 1, as any partial answer: the index is not even created
+    throw core::InputError("nothing to ingest: no test, run, timing or backend record in " +
+                           std::to_string(inputs.files.size()) + " file(s)");
   inputs.backend = args.backend;
   if (!inputs.backends.empty()) inputs.backend = indexer::ResolveBackendName(inputs);
   indexer::IngestSummary s;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/closest_names.h"
+#include "core/errors.h"
+
 namespace testmap::core {
 
 const std::vector<std::string>& KnownDeviceTypes() {
@@ -15,6 +18,17 @@ const std::vector<std::string>& KnownDeviceTypes() {
 bool IsKnownDeviceType(std::string_view name) {
   const auto& all = KnownDeviceTypes();
   return std::find(all.begin(), all.end(), name) != all.end();
+}
+
+void CheckDeviceFilter(const std::string& device, const std::vector<std::string>& seen) {
+  if (device.empty() || IsKnownDeviceType(device) ||
+      std::find(seen.begin(), seen.end(), device) != seen.end()) {
+    return;
+  }
+  std::vector<std::string> known = KnownDeviceTypes();
+  for (const auto& d : seen)
+    if (!IsKnownDeviceType(d)) known.push_back(d);
+  throw UnknownNameError("device", device, ClosestNames(device, known));
 }
 
 std::string DeviceClassSuffix(std::string_view device_type) {

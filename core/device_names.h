@@ -19,6 +19,11 @@ const std::vector<std::string>& KnownDeviceTypes();
 // Whether `name` is one of KnownDeviceTypes().
 bool IsKnownDeviceType(std::string_view name);
 
+// A `--device` filter: one that no test ran on (`seen`) and torch does not
+// name is a typo (`cdua`), not an empty answer. Throws UnknownNameError
+// with the closest known and seen devices; does nothing for "" (no filter).
+void CheckDeviceFilter(const std::string& device, const std::vector<std::string>& seen);
+
 // The suffix instantiate_device_type_tests gives a class: `cpu` -> `CPU`.
 std::string DeviceClassSuffix(std::string_view device_type);
 

@@ -14,7 +14,8 @@ namespace testmap::core {
 inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{4} << 30;
 
 // The bytes of `path`. Throws core::InputError when it cannot be read or
-// holds more than `max_bytes`.
+// holds more than `max_bytes`, or when it is a stream (a pipe, a device)
+// that holds a NUL byte (no text format has one).
 std::string ReadInputFile(const std::string& path, uint64_t max_bytes = kDefaultMaxInputBytes);
 
 }  // namespace testmap::core

@@ -7,8 +7,10 @@
 #include <unordered_map>
 
 #include "core/dtype_names.h"
+#include "core/duration.h"
 #include "core/errors.h"
 #include "core/jsonl_lines.h"
+#include "core/key_field.h"
 #include "core/op_names.h"
 #include "core/trace_format.h"
 
@@ -50,6 +52,19 @@ class LineReader {
     throw InputError(path_, line_, message);
   }
 
+  void Duration(double seconds, std::string_view nodeid) const {
+    CheckDuration(seconds, path_, line_, nodeid.empty() ? "the test" : std::string(nodeid));
+  }
+
+  // A node id, device or dtype as the index keys and edge values may hold
+  // it (core/key_field.h).
+  void Key(std::string_view field, const char* what) const {
+    CheckKeyField(field, what, path_, line_);
+  }
+  void Item(std::string_view item, const char* what) const {
+    CheckValueItem(item, what, path_, line_);
+  }
+
   std::string_view String(dom::element v, const char* what) const {
     std::string_view s;
     if (v.get_string().get(s) != simdjson::SUCCESS)
@@ -71,7 +86,7 @@ class LineReader {
       } else if (key == "role") {
         out.role = cache_.Intern(String(v, "role"));
       } else if (key == "device") {
-        if (!v.is_null()) out.device = cache_.Intern(String(v, "device"));
+        if (!v.is_null()) out.device = InternItem(String(v, "device"), "device");
       } else if (key == "count") {
         if (v.get_uint64().get(out.count) != simdjson::SUCCESS)
           Fail("`count` of " + std::string(name) + " is not a count");
@@ -86,6 +101,7 @@ class LineReader {
           auto it = cache_.dtypes.find(std::string(s));
           if (it == cache_.dtypes.end()) {
             auto canonical = NormalizeDtype(s);
+            if (!canonical) Item(s, "dtype");
             it = cache_.dtypes.emplace(std::string(s), canonical ? *canonical : std::string(s))
                      .first;
           }
@@ -113,6 +129,14 @@ class LineReader {
   }
 
  private:
+  // Checked once per distinct spelling, as the cache sees it first.
+  std::string_view InternItem(std::string_view s, const char* what) {
+    auto it = cache_.strings.find(s);
+    if (it != cache_.strings.end()) return it->second;
+    Item(s, what);
+    return cache_.Intern(s);
+  }
+
   const std::string& path_;
   int line_;
   NameCache& cache_;
@@ -213,8 +237,8 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
       } else if (key == "duration") {
         double d = 0;
         if (!v.is_null()) {
-          if (v.get_double().get(d) != simdjson::SUCCESS || std::isnan(d) || d < 0)
-            lr.Fail("`duration` is not a non-negative number");
+          if (v.get_double().get(d) != simdjson::SUCCESS) lr.Fail("`duration` is not a number");
+          lr.Duration(d, test.nodeid);
           test.duration = d;
         }
         test.outcome_json += ",\"duration\":" + simdjson::minify(v);
@@ -251,10 +275,12 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
     if (type == kBeginRecord) {
       finish_pending(std::string(kUnfinishedCrashReason));
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
+      lr.Key(test.nodeid, "node id");
       pending = Pending{std::string(test.nodeid), start_raw,  worker_raw,
                         std::string(test.worker), test.start, line.number};
     } else if (type == kTestRecord) {
       if (test.nodeid.empty()) lr.Fail("record without a string `nodeid` field");
+      lr.Key(test.nodeid, "node id");
       if (!has_ops) lr.Fail("test record without an `ops` list");
       if (test.outcome.empty()) lr.Fail("record without a string `outcome` field");
       if (pending && pending->nodeid == test.nodeid) pending.reset();

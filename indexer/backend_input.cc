@@ -5,12 +5,16 @@
 
 #include "analyzers/backend/registration_json.h"
 #include "core/errors.h"
+#include "core/json_depth.h"
 
 namespace testmap::indexer {
 
 bool LooksLikeBackendRecords(const std::string& text) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return false;
+  // Records nest a few levels; deeper text is no backend record, and its
+  // reader must never be handed it (core/json_depth.h).
+  if (core::JsonDepth(text, core::kMaxJsonRecordDepth) > core::kMaxJsonRecordDepth) return false;
   if (text[first] == '{' && text.find("\"records\"") != std::string::npos) {
     auto doc = nlohmann::json::parse(text, nullptr, false);
     if (doc.is_object() && doc.value("format", "") == backend::kRecordFormat) return true;

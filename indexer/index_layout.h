@@ -41,6 +41,7 @@ namespace testmap::indexer {
 
 // Bumped whenever a key or value encoding changes incompatibly. An index
 // written with a newer schema is refused at open, never misread.
+//   1: tests, generic, op_tests, test_ops, outcomes, runs.
 //   2: timings column family.
 //   3: edge tuples carry the observation's role (edge_value.h).
 //   4: the `counters` key, which every writer must keep (or blank) in each
@@ -48,13 +49,16 @@ namespace testmap::indexer {
 //      it must refuse such an index rather than leave the counts stale.
 // An index of schema kOldestMigratedSchema .. kSchemaVersion - 1 is read
 // as it is and migrated in place by the first writer (IndexStore::Open with
-// OpenMode::kWrite): neither step needs a rewrite. A schema 2 tuple (no
-// role) decodes as role `test`; an index without counters is counted by
-// walking it (readers) and counted once by the first ingest, which stores
-// them. So the migration is the one atomic write of the new version. Older
-// ones are refused with a request to re-ingest.
+// OpenMode::kWrite), never refused: schema 1 -> 2 adds the timings column
+// family (an index without it reads as holding no timing files), schema
+// 2 -> 3 needs no rewrite, since a schema 2 tuple (no role) decodes as role
+// `test`; 3 -> 4: an index without counters is counted by walking it
+// (readers) and counted once by the first ingest, which stores them. The
+// writer creates the missing column families first and writes the new
+// version last, so a kill midway leaves an index that reads as before and
+// that the next writer migrates again.
 inline constexpr int kSchemaVersion = 4;
-inline constexpr int kOldestMigratedSchema = 2;
+inline constexpr int kOldestMigratedSchema = 1;
 inline constexpr char kSchemaVersionKey[] = "schema_version";
 inline constexpr char kCreatedByKey[] = "created_by";
 inline constexpr char kCountersKey[] = "counters";
@@ -75,9 +79,11 @@ enum class Cf {
   kBackends,
 };
 inline constexpr int kCfCount = 9;
-// Column families an older index may lack (read as empty, created by the
-// first writer).
-inline bool IsOptionalCf(Cf cf) { return cf == Cf::kBackends; }
+// Column families an index of `schema` may lack (read as empty, created by
+// the first writer): backends came without a schema change, timings with 2.
+inline bool IsOptionalCf(Cf cf, int schema) {
+  return cf == Cf::kBackends || (cf == Cf::kTimings && schema < 2);
+}
 const char* CfName(Cf cf);
 
 // Joins fields with '\0'.

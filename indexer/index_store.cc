@@ -155,6 +155,7 @@ class RocksIndexStore : public IndexStore {
   }
 
   void Commit(const IndexBatch& batch) override;
+  void Delete(const std::vector<std::pair<Cf, std::string>>& keys) override;
 
  private:
   rocksdb::ColumnFamilyHandle* Handle(Cf cf) const {
@@ -169,7 +170,8 @@ class RocksIndexStore : public IndexStore {
 
   std::string dir_;
   OpenMode mode_;
-  CfSet cfs_;  // opened (and, when present, readable)
+  CfSet cfs_;                // opened (and, when present, readable)
+  bool unfinished_ = false;  // created, first commit still to come (CreateIndex)
   rocksdb::DB* db_ = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
 };
@@ -190,7 +192,8 @@ void RocksIndexStore::OpenExisting() {
   // all, the listing below says which.
   bool listed = mode_ == OpenMode::kWrite || cfs_ == kAllCfs;
   for (int c = 0; c < kCfCount; ++c)
-    listed |= (cfs_ & CfBit(static_cast<Cf>(c))) && IsOptionalCf(static_cast<Cf>(c));
+    listed |= (cfs_ & CfBit(static_cast<Cf>(c))) &&
+              IsOptionalCf(static_cast<Cf>(c), kOldestMigratedSchema);  // schema not read yet
   std::vector<std::string> names;
   rocksdb::Status s;
   if (listed) {
@@ -259,6 +262,16 @@ void RocksIndexStore::OpenExisting() {
   // The schema first: a newer index may have other column families, and
   // its message must say "newer", not "damaged".
   auto version = Get(Cf::kDefault, kSchemaVersionKey);
+  if (!version && Get(Cf::kDefault, kCreatedByKey)) {
+    // Created, but its first commit never happened (the ingest creating it
+    // was killed): no answer may come from it; the next writer completes it.
+    if (mode_ == OpenMode::kRead)
+      throw core::InputError(dir_ +
+                             ": an unfinished index: the `testmap ingest` that created it "
+                             "stopped before its first commit; run that ingest again");
+    unfinished_ = true;
+    version = std::to_string(kSchemaVersion);
+  }
   if (!version)
     throw core::InputError(
         dir_ + " is a RocksDB database but not a testmap index (no schema version key)");
@@ -268,23 +281,15 @@ void RocksIndexStore::OpenExisting() {
                            " is newer than this testmap (schema " + std::to_string(kSchemaVersion) +
                            "): upgrade testmap or rebuild the index");
   }
-  if (v < 1) throw core::InputError(dir_ + ": invalid index schema version '" + *version + "'");
-  if (v < kOldestMigratedSchema) {
-    throw core::InputError(dir_ + ": index schema version " + *version +
-                           " is older than this testmap's (" + std::to_string(kSchemaVersion) +
-                           "): rebuild it with `testmap ingest`");
-  }
-  if (v < kSchemaVersion && mode_ == OpenMode::kWrite) {
-    // In place (index_layout.h): older values stay readable as they are.
-    rocksdb::WriteOptions wo;
-    wo.sync = true;
-    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
-          "schema migration");
-  }
+  if (v < kOldestMigratedSchema)
+    throw core::InputError(dir_ + ": invalid index schema version '" + *version + "'");
+  // Migration in place (index_layout.h), each step idempotent so that a
+  // kill between them leaves an index the next writer migrates again: the
+  // column families the old schema lacks first, the new version last.
   for (int c = 0; c < kCfCount; ++c) {
     if (!(cfs_ & CfBit(static_cast<Cf>(c)))) continue;  // not wanted by this reader
-    if (!handles_[c] && IsOptionalCf(static_cast<Cf>(c))) {
-      // Added after the index was made (index_layout.h): the writer adds it.
+    if (!handles_[c] && IsOptionalCf(static_cast<Cf>(c), v)) {
+      // Added after the index was made: read as empty, the writer adds it.
       if (mode_ == OpenMode::kWrite)
         Check(db_->CreateColumnFamily(rocksdb::ColumnFamilyOptions(options),
                                       CfName(static_cast<Cf>(c)), &handles_[c]),
@@ -295,6 +300,13 @@ void RocksIndexStore::OpenExisting() {
       throw core::InputError(dir_ + ": damaged index: column family `" +
                              CfName(static_cast<Cf>(c)) + "` is missing");
     }
+  }
+  if (v < kSchemaVersion && mode_ == OpenMode::kWrite) {
+    // Older values stay readable as they are.
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
+          "schema migration");
   }
   if (mode_ == OpenMode::kWrite) {
     // Leftovers of an ingest that was killed before its commit; we hold the
@@ -323,7 +335,9 @@ bool IsCreatable(const fs::path& dir) {
 // Creates an empty index beside `dir` and moves it in, CURRENT last: RocksDB
 // (and IndexStore::Open) take a directory for a database only once CURRENT
 // exists, so a crash while creating never leaves something that looks like
-// a broken index.
+// a broken index. It has no schema version until its first Commit: a kill
+// before that leaves an index that readers refuse as unfinished (never an
+// empty answer) and the next writer completes.
 void CreateIndex(const std::string& dir) {
   fs::path target = fs::absolute(dir);
   if (target.has_parent_path()) fs::create_directories(target.parent_path());
@@ -349,8 +363,9 @@ void CreateIndex(const std::string& dir) {
   rocksdb::DB* db = nullptr;
   auto s = rocksdb::DB::Open(options, tmp, descriptors, &handles, &db);
   if (!s.ok()) throw core::InputError(tmp + ": cannot create the index: " + s.ToString());
+  // No schema version yet: the first Commit writes it, and until then the
+  // index reads as unfinished, never as a valid index that holds nothing.
   rocksdb::WriteBatch batch;
-  batch.Put(handles[0], kSchemaVersionKey, std::to_string(kSchemaVersion));
   batch.Put(handles[0], kCreatedByKey, "testmap");
   rocksdb::WriteOptions wo;
   wo.sync = true;
@@ -452,6 +467,35 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
   // The commit point: one MANIFEST write covering every column family.
   if (!args.empty()) Check(db_->IngestExternalFiles(args), "ingest");
   fs::remove_all(tmp);
+  if (unfinished_ && !Get(Cf::kDefault, kSchemaVersionKey)) {
+    // The new index's completion mark, after its first data (unless the
+    // batch wrote a version of its own, as tests of old schemas do).
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
+          "write");
+  }
+  unfinished_ = false;
+}
+
+void RocksIndexStore::Delete(const std::vector<std::pair<Cf, std::string>>& keys) {
+  if (mode_ != OpenMode::kWrite) throw core::InputError(dir_ + ": index opened read-only");
+  rocksdb::WriteBatch batch;
+  std::vector<bool> touched(kCfCount, false);
+  for (const auto& [cf, key] : keys) {
+    if (!Handle(cf)) continue;
+    Check(batch.Delete(Handle(cf), key), "delete");
+    touched[static_cast<int>(cf)] = true;
+  }
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  Check(db_->Write(wo, &batch), "delete");
+  // Tombstones alone keep the bytes until a compaction gets to them.
+  for (int c = 0; c < kCfCount; ++c) {
+    if (touched[c])
+      Check(db_->CompactRange(rocksdb::CompactRangeOptions(), handles_[c], nullptr, nullptr),
+            "compaction");
+  }
 }
 
 }  // namespace

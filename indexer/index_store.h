@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "indexer/index_batch.h"
 #include "indexer/index_layout.h"
@@ -76,6 +78,11 @@ class IndexStore {
   // producer of the `default` column family, which must write it) blanks
   // it, so readers count by walking until the next ingest stores them.
   virtual void Commit(const IndexBatch& batch) = 0;
+
+  // Deletes `keys` in one atomic write (all of them or none survive a
+  // crash), then compacts the column families they were in so that the
+  // space is given back (`testmap index prune`). kWrite only.
+  virtual void Delete(const std::vector<std::pair<Cf, std::string>>& keys) = 0;
 };
 
 }  // namespace testmap::indexer

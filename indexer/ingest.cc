@@ -24,6 +24,7 @@
 #include "indexer/backend_input.h"
 #include "indexer/index_backends.h"
 #include "indexer/ingest_counters.h"
+#include "indexer/key_check.h"
 #include "indexer/scan_supersede.h"
 #include "indexer/torch_logs_input.h"
 #include "timings/timing_file_reader.h"
@@ -58,6 +59,7 @@ ParsedFile ReadOne(const std::string& path, const std::string& log_test) {
                                "--test takes TORCH_LOGS logs; this is a trace shard or scan "
                                "output (ingest it without --test)");
       out.trace = ParseTorchLogsForTest(text, path, log_test);
+      CheckTraceKeys(*out.trace);
       if (out.trace->runs.empty() || out.trace->tests.front().edges.empty())
         throw core::InputError(path, 0,
                                "no aot_graphs or post_grad_graphs graph with ATen ops in it (was "
@@ -66,6 +68,7 @@ ParsedFile ReadOne(const std::string& path, const std::string& log_test) {
       out.trace = ParseTrace(text, path);
     } else if (LooksLikeScan(text)) {
       out.scan = ParseScan(text, path, &out.warnings);
+      CheckScanKeys(*out.scan, path);
     } else if (LooksLikeBackendRecords(text)) {
       out.backend = BackendInput{path, ReadBackendRecords(text, path)};
     } else if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -75,6 +78,7 @@ ParsedFile ReadOne(const std::string& path, const std::string& log_test) {
       try {
         timings::DetectTimingFormat(text, path);
         out.timing = TimingInput{core::ShortHexDigest(text), timings::ReadTimingFile(path)};
+        CheckTimingKeys(out.timing->records);
       } catch (const core::InputError& e) {
         if (std::string(e.what()).find("not a timing file") != std::string::npos)
           throw core::InputError(
@@ -182,7 +186,10 @@ std::vector<std::string> JoinWarnings(const IndexStore& store, const IngestInput
 }  // namespace
 
 std::string ResolveBackendName(const IngestInputs& inputs) {
-  if (!inputs.backend.empty()) return inputs.backend;
+  if (!inputs.backend.empty()) {
+    CheckBackendName(inputs.backend);
+    return inputs.backend;
+  }
   std::set<std::string> devices;
   for (const auto& scan : inputs.scans)
     for (const auto& t : scan)

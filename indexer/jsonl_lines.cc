@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/json_depth.h"
 #include "core/jsonl_lines.h"
 
 namespace testmap::indexer {
@@ -13,6 +14,12 @@ void ForEachJsonLine(const std::string& text, const std::string& path,
   bool stop = false;
   core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
     if (stop) return;
+    // Before the parser: what it builds is dumped and quoted recursively.
+    if (core::JsonDepth(line.text, core::kMaxJsonRecordDepth) > core::kMaxJsonRecordDepth)
+      throw core::InputError(path, line.number,
+                             "record nested deeper than " +
+                                 std::to_string(core::kMaxJsonRecordDepth) +
+                                 " levels (the limit of a record)");
     nlohmann::json record = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);
     if (record.is_discarded()) {
       if (line.last_without_newline) {
@@ -41,7 +48,8 @@ nlohmann::json FirstJsonLine(const std::string& text) {
   core::ForEachJsonlLine(text, [&](const core::JsonlLine& line) {
     if (found) return;
     found = true;
-    first = nlohmann::json::parse(line.text, nullptr, false);
+    if (core::JsonDepth(line.text, core::kMaxJsonRecordDepth) <= core::kMaxJsonRecordDepth)
+      first = nlohmann::json::parse(line.text, nullptr, false);
   });
   return first;
 }

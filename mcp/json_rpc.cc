@@ -1,34 +1,11 @@
 #include "mcp/json_rpc.h"
 
+#include "core/json_depth.h"
 #include "mcp/limits.h"
 
 namespace testmap::mcp {
 
-int JsonDepth(std::string_view text, int limit) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
+int JsonDepth(std::string_view text, int limit) { return core::JsonDepth(text, limit); }
 
 Message ParseMessage(std::string_view line) {
   if (JsonDepth(line, kMaxJsonDepth) > kMaxJsonDepth) {

@@ -21,6 +21,7 @@ apt_packages=(
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
   libvalijson-dev
   llvm-dev libclang-dev clang
+  libclang-rt-dev  # libFuzzer and the sanitizer runtimes (scripts/sanitize, scripts/fuzz)
   jq hyperfine strace
   chromium  # the report test loads the page in headless Chromium
 )

@@ -124,7 +124,7 @@ class TreeBuilder {
       v = &open_.back()->elements.emplace_back();
       v->line = Line();
     } else {
-      v = &open_.back()->members.emplace_back(std::move(key_), JsonValue{}).second;
+      v = &open_.back()->members.emplace_back(JsonMember{std::move(key_), JsonValue{}}).second;
       v->line = key_line_;
     }
     v->kind = kind;

@@ -22,6 +22,8 @@ namespace testmap::timings {
 // (test-times.json's class-level variant); anything deeper is not timings.
 inline constexpr int kMaxJsonDepth = 64;
 
+struct JsonMember;
+
 struct JsonValue {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
   Kind kind = Kind::kNull;
@@ -31,8 +33,8 @@ struct JsonValue {
   bool boolean = false;
   double number = 0;  // every JSON number, as a double
   std::string string;
-  std::vector<JsonValue> elements;                         // kArray
-  std::vector<std::pair<std::string, JsonValue>> members;  // kObject, document order
+  std::vector<JsonValue> elements;  // kArray
+  std::vector<JsonMember> members;  // kObject, document order
 
   bool is_number() const { return kind == Kind::kNumber; }
   bool is_string() const { return kind == Kind::kString; }
@@ -42,6 +44,13 @@ struct JsonValue {
   // Short, bounded wording for error messages: `"1s"` (a string, cut at 60
   // characters), `true`, `null`, `an object`, `a list`.
   std::string Describe() const;
+};
+
+// One member of an object, named like a std::pair (which cannot hold a
+// JsonValue before the type is complete: clang's libstdc++ check refuses it).
+struct JsonMember {
+  std::string first;  // the key
+  JsonValue second;
 };
 
 // Parses `text`, the content of `file`. Throws core::InputError(file, line)

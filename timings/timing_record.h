@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "core/duration.h"
+
 namespace testmap::timings {
 
 // What a timing is about. PyTorch's test-times.json only knows files (or
@@ -53,16 +55,11 @@ const char* OutcomeName(Outcome outcome);
 // counts as skipped (untimed), anything unknown as passed.
 Outcome OutcomeFromName(const std::string& name);
 
-// The longest duration any reader accepts: a week. A test (or a whole file)
-// that took longer is a corrupt or hostile input, and letting it through
-// would make a plan cut it into millions of pieces or overflow the
-// renderers' arithmetic.
-inline constexpr double kMaxDurationSeconds = 7 * 24 * 3600;
-
-// Throws core::InputError(file, line) unless `seconds` is a finite,
-// non-negative duration of at most kMaxDurationSeconds. `what` names the
-// item in the message. Every reader calls it on every duration it reads.
-void CheckDuration(double seconds, const std::string& file, int line, const std::string& what);
+// The duration rule (finite, non-negative, at most a week) is core's, shared
+// with the trace reader: every reader calls CheckDuration on every duration
+// it reads.
+using core::CheckDuration;
+using core::kMaxDurationSeconds;
 
 // "test", "class" or "file", and back.
 const char* TimingLevelName(TimingLevel level);

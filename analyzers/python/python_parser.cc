@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/key_field.h"
+
 extern "C" const TSLanguage* tree_sitter_python();
 
 namespace testmap::python {
@@ -75,25 +77,6 @@ bool ParsedModule::DeeperThan(uint32_t limit) const {
   return deeper;
 }
 
-std::optional<size_t> FirstInvalidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  size_t i = 0, n = s.size();
-  while (i < n) {
-    unsigned char c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (len == 0 || (len == 2 && c < 0xC2) || i + len > n) return i;
-    for (int k = 1; k < len; ++k)
-      if ((p[i + k] & 0xC0) != 0x80) return i;
-    if (len == 3 && ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0))) return i;
-    if (len == 4 && ((c == 0xF0 && p[i + 1] < 0x90) || c > 0xF4 || (c == 0xF4 && p[i + 1] >= 0x90)))
-      return i;
-    i += len;
-  }
-  return std::nullopt;
-}
+std::optional<size_t> FirstInvalidUtf8(std::string_view s) { return core::FirstInvalidUtf8(s); }
 
 }  // namespace testmap::python

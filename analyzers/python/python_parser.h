@@ -57,7 +57,8 @@ inline TSNode Field(TSNode n, std::string_view name) {
   return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
 }
 
-// Returns where UTF-8 decoding fails in `bytes` (byte offset), if it does.
+// Returns where UTF-8 decoding fails in `bytes` (byte offset), if it does
+// (core::FirstInvalidUtf8, the one decoder check).
 std::optional<size_t> FirstInvalidUtf8(std::string_view bytes);
 
 }  // namespace testmap::python

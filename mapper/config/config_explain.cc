@@ -1,7 +1,9 @@
 #include "mapper/config/config_explain.h"
 
 #include <algorithm>
+#include <set>
 
+#include "core/device_names.h"
 #include "core/errors.h"
 #include "core/node_id.h"
 #include "indexer/index_test_facts.h"
@@ -39,7 +41,9 @@ Explanation Explain(const indexer::IndexStore& store, const Config& config,
   Explanation e;
   e.config = config.path;
   ConfigRules rules(config, request.root_token);
+  std::set<std::string> devices_seen;  // for telling a typo from no match
   indexer::ForEachTestFacts(store, [&](indexer::TestFacts&& t) {
+    if (!t.device.empty()) devices_seen.insert(t.device);
     if (!request.test.empty() && t.nodeid != request.test && t.generic_id != request.test) return;
     if (!request.device.empty() && t.device != request.device) return;
     Decision d = rules.Decide(ConfigFacts(t));
@@ -54,6 +58,7 @@ Explanation Explain(const indexer::IndexStore& store, const Config& config,
     ++e.counts[d.governed ? ModeName(d.mode) : kNotGoverned];
     e.tests.push_back(std::move(x));
   });
+  core::CheckDeviceFilter(request.device, {devices_seen.begin(), devices_seen.end()});
   if (!request.test.empty() && e.tests.empty())
     throw core::UnknownNameError(
         "test", request.test, {},

@@ -161,15 +161,7 @@ QueryResult RunQuery(const indexer::IndexReader& index, const QueryOptions& opti
     }
     result.resolved.push_back(op);
   }
-  // A device nobody ran on and torch does not name is a typo (`cdua`), not
-  // an empty answer.
-  if (!options.device.empty() && !devices_seen.count(options.device) &&
-      !core::IsKnownDeviceType(options.device)) {
-    std::vector<std::string> known_devices = core::KnownDeviceTypes();
-    known_devices.insert(known_devices.end(), devices_seen.begin(), devices_seen.end());
-    throw core::UnknownNameError("device", options.device,
-                                 core::ClosestNames(options.device, known_devices));
-  }
+  core::CheckDeviceFilter(options.device, {devices_seen.begin(), devices_seen.end()});
   const size_t needed = options.any ? 1 : options.ops.size();
   std::vector<size_t> hits(result.tests.size());
   for (const auto& [nodeid, test] : seen) {

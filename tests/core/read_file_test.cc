@@ -1,6 +1,10 @@
 #include "core/read_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <thread>
 
 #include "core/errors.h"
 #include "tests/support/temp_dir.h"
@@ -33,10 +37,28 @@ TEST(ReadInputFile, DirectoriesMissingFilesAndLimitsAreInputErrors) {
   EXPECT_EQ(ReadInputFile(big, 100).size(), 100u);
 }
 
-TEST(ReadInputFile, EndlessDevicesStopAtTheLimit) {
-  // `ingest /dev/zero` must stop, not grow until memory runs out.
-  EXPECT_NE(ErrorOf("/dev/zero", 1 << 20).find("holds more than the input limit"),
+TEST(ReadInputFile, EndlessDevicesStopAtTheirFirstNulByte) {
+  // `ingest /dev/zero` once grew to 4 GiB before the limit stopped it; no
+  // text format holds a NUL, so a stream with one stops at once.
+  EXPECT_EQ(ErrorOf("/dev/zero"), "/dev/zero: holds a NUL byte at offset 0: not a text file");
+}
+
+TEST(ReadInputFile, EndlessTextStreamsStopAtTheLimit) {
+  // An endless pipe of text (`yes | testmap ingest /dev/stdin`): the limit.
+  signal(SIGPIPE, SIG_IGN);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::thread writer([fd = fds[1]] {
+    std::string chunk(4096, 'x');
+    while (write(fd, chunk.data(), chunk.size()) > 0) {
+    }
+    close(fd);
+  });
+  std::string path = "/dev/fd/" + std::to_string(fds[0]);
+  EXPECT_NE(ErrorOf(path, 1 << 20).find("holds more than the input limit of 1048576 bytes"),
             std::string::npos);
+  close(fds[0]);
+  writer.join();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.h"
+#include "core/key_field.h"
 #include "core/trace_format.h"
 
 namespace testmap::core {
@@ -179,7 +180,7 @@ TEST(TraceReader, BadRecordsNameFileAndLine) {
   EXPECT_NE(
       ErrorOf(kRun + "\n" +
               R"({"type":"test","nodeid":"a","outcome":"passed","duration":-1,"ops":[]})" + "\n")
-          .find("s.jsonl:2: `duration` is not a non-negative number"),
+          .find("s.jsonl:2: duration of a is negative (-1 s)"),
       std::string::npos);
   EXPECT_NE(
       ErrorOf(
@@ -189,6 +190,59 @@ TEST(TraceReader, BadRecordsNameFileAndLine) {
           .find("unknown evidence `guess`"),
       std::string::npos);
   EXPECT_NE(ErrorOf("").find("empty trace shard"), std::string::npos);
+}
+
+// A node id, device or dtype that would split an index key or edge value
+// (core/key_field.h) is refused where it is read, with its line: one such
+// record once made every later query of the index fail.
+TEST(TraceReader, RefusesFieldsThatWouldSplitKeys) {
+  auto test = [](const std::string& nodeid, const std::string& op) {
+    return kRun + "\n" + R"({"type":"test","nodeid":")" + nodeid +
+           R"(","outcome":"passed","ops":[)" + op + "]}\n";
+  };
+  EXPECT_EQ(ErrorOf(test(R"(t.py::a\u0000b)", "")),
+            "s.jsonl:2: node id `t.py::a\\x00b` holds the control character 0x00 at byte 7");
+  EXPECT_EQ(ErrorOf(kRun + "\n" + R"({"type":"begin","nodeid":"t.py::a\nb"})" + "\n"),
+            "s.jsonl:2: node id `t.py::a\\x0ab` holds the control character 0x0a at byte 7");
+  EXPECT_EQ(ErrorOf(test("t.py::a", R"({"op":"aten::mm","device":"cpu\tx"})")),
+            "s.jsonl:2: device `cpu\\x09x` holds the control character 0x09 at byte 3");
+  EXPECT_EQ(ErrorOf(test("t.py::a", R"({"op":"aten::mm","dtypes":["my,dtype"]})")),
+            "s.jsonl:2: dtype `my,dtype` holds a ',' at byte 2");
+  EXPECT_EQ(ErrorOf(test(std::string(kMaxKeyFieldBytes + 1, 'x'), "")).substr(0, 30),
+            "s.jsonl:2: node id `xxxxxxxxxx");
+  // The same spellings as names elsewhere stay fine.
+  EXPECT_EQ(
+      Read(test("t.py::a[x-y]", R"({"op":"aten::mm","device":"privateuse1","dtypes":["f32"]})"))
+          .tests.size(),
+      1u);
+}
+
+// Durations past a week (or not finite) are an error at their line, never
+// a test that vanishes from a plan or a total that overflows.
+TEST(TraceReader, RefusesDurationsPastTheCeiling) {
+  auto with = [](const std::string& duration) {
+    return kRun + "\n" + R"({"type":"test","nodeid":"t.py::a","outcome":"passed","duration":)" +
+           duration + R"(,"ops":[]})" + "\n";
+  };
+  EXPECT_EQ(Read(with("604800")).tests.at(0).duration, 604800.0);
+  EXPECT_EQ(ErrorOf(with("1e20")),
+            "s.jsonl:2: duration of t.py::a is 1e+20 s, over the limit of 604800 s (a week): not a "
+            "test's duration");
+  EXPECT_NE(ErrorOf(with("1e308")).find("s.jsonl:2: duration of t.py::a is 1e+308 s"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(with("1e400")).find("s.jsonl:2:"), std::string::npos);  // not a double
+  EXPECT_NE(ErrorOf(with("\"1s\"")).find("s.jsonl:2: `duration` is not a number"),
+            std::string::npos);
+}
+
+// JSON nested far deeper than any record is refused at its line without
+// recursing into it (the first line of a file included).
+TEST(TraceReader, RefusesDeepNestingWithoutRecursion) {
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_NE(ErrorOf(deep + "\n").find("s.jsonl:1: "), std::string::npos);
+  EXPECT_NE(ErrorOf(kRun + "\n" + R"({"type":"test","nodeid":"a","x":)" + deep + "}\n")
+                .find("s.jsonl:2: corrupt record, not JSON"),
+            std::string::npos);
 }
 
 TEST(TraceFormat, ShardFileNames) {

@@ -71,6 +71,111 @@ TEST_F(IndexBadInputTest, TruncatedLastLineIsReadUpToTheCutWithAWarning) {
             strip_source(Testmap({"index", "dump", "--index", other}).out, whole));
 }
 
+// Fields that would split a key (NUL, the separator) or an edge value
+// (tab, newline, comma) are refused with exit 1 before the index is
+// opened: once, one such trace record made `index verify` fail and every
+// query exit 2, and re-ingesting good data did not repair it.
+TEST_F(IndexBadInputTest, KeyFieldsWithSeparatorBytesAreRefusedAndTheIndexStaysValid) {
+  std::string run = trace_lines_[0] + "\n";
+  std::string nul_trace = Write(
+      "trace-nul.jsonl",
+      run + R"({"type":"test","nodeid":"test_x.py::test_a\u0000b","outcome":"passed","ops":[]})" +
+          "\n");
+  auto r = Testmap({"ingest", "--index", index_, nul_trace});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find(nul_trace + ":2: node id `test_x.py::test_a\\x00b` holds the control "
+                                   "character 0x00 at byte 17"),
+            std::string::npos)
+      << r.err;
+  std::string device_trace = Write(
+      "trace-tab.jsonl",
+      run +
+          R"({"type":"test","nodeid":"test_x.py::test_a","outcome":"passed","ops":[{"op":"aten::mm","device":"c\tpu"}]})" +
+          "\n");
+  ExpectRefused(device_trace, device_trace + ":2: device `c\\x09pu` holds the control character");
+  std::string scan_line = ReadFile(ExampleSuiteEvidence().scan);
+  scan_line = scan_line.substr(0, scan_line.find('\n'));
+  std::string nul_scan = scan_line;
+  nul_scan.replace(nul_scan.find("\"nodeid\":\"") + 10, 0, "\\u0000");
+  std::string scan = Write("scan-nul.jsonl", scan_line + "\n" + nul_scan + "\n");
+  ExpectRefused(scan, scan + ":2: node id `\\x00");
+  std::string timings = Write("durations.json", "{\"test_x.py::a\\tb\": 1.5}\n");
+  ExpectRefused(timings, timings + ":1: timing id `test_x.py::a\\x09b` holds the control");
+  EXPECT_EQ(Dump(), before_);
+  auto verify = Testmap({"index", "verify", "--index", index_});
+  EXPECT_EQ(verify.rc, 0) << verify.out;
+  EXPECT_EQ(Testmap({"stats", "--index", index_}).rc, 0);
+}
+
+// JSON or XML nested 100,000 deep on a file's first line once crashed
+// ingest (SIGSEGV, recursing while building the error message): every
+// reader checks the depth before anything recurses, and says where.
+TEST_F(IndexBadInputTest, DeepNestingOnTheFirstLineIsRefusedWithoutACrash) {
+  const std::string open(100000, '['), close(100000, ']');
+  std::string deep = Write("deep.json", open + close + "\n");
+  ExpectRefused(deep, deep + ":1: JSON nested deeper than 64 levels");
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  std::string deep_object = Write("deep-object.json", objects + "1" + std::string(100000, '}'));
+  ExpectRefused(deep_object, deep_object + ":1: JSON nested deeper than 64 levels");
+  std::string scan = Write("deep-scan.jsonl", R"({"nodeid":"a.py::t","generic_id":"a.py::t","x":)" +
+                                                  open + close + "}\n");
+  ExpectRefused(scan, scan + ":1: JSON nested deeper than 64 levels");
+  std::string xml;
+  for (int i = 0; i < 100000; ++i) xml += "<testsuite>";
+  for (int i = 0; i < 100000; ++i) xml += "</testsuite>";
+  std::string deep_xml = Write("deep.xml", "<testsuites>" + xml + "</testsuites>\n");
+  // pugixml reads it without recursion; no <testcase> in it: nothing to ingest.
+  auto r = Testmap({"ingest", "--index", index_, deep_xml});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("nothing to ingest"), std::string::npos) << r.err;
+  EXPECT_EQ(Dump(), before_);
+}
+
+// An ingest that finds nothing to ingest is a partial answer (exit 1) and
+// does not even create the index.
+TEST_F(IndexBadInputTest, NothingToIngestIsExitOneAndCreatesNoIndex) {
+  std::string empty_junit = Write("empty.xml", "<testsuites></testsuites>\n");
+  std::string fresh = dir_ + "/fresh";
+  auto r = Testmap({"ingest", "--index", fresh, empty_junit});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("nothing to ingest: no test, run, timing or backend record in 1 file(s)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(fresh));
+}
+
+// A filter value that matches nothing known is a typo, not an empty answer
+// (`query --device cdua` once answered 0 tests with exit 0): exit 3 with the
+// closest names, each once. An empty list of node ids has its own code.
+TEST_F(IndexBadInputTest, FilterValuesThatNameNothingAreUnknownNames) {
+  auto query = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"query", "--index", index_, "--op", "add"});
+    return Testmap(args);
+  };
+  auto device = query({"--device", "cdua"});
+  EXPECT_EQ(device.rc, 3);
+  EXPECT_NE(device.err.find("unknown device `cdua`\ndid you mean: cuda cpu"), std::string::npos)
+      << device.err;
+  EXPECT_EQ(device.err.find("cpu cpu"), std::string::npos) << device.err;
+  auto dtype = query({"--dtype", "flaot32"});
+  EXPECT_EQ(dtype.rc, 3);
+  EXPECT_NE(dtype.err.find("did you mean: float32"), std::string::npos) << dtype.err;
+  auto role = query({"--role", "asert"});
+  EXPECT_EQ(role.rc, 3);
+  EXPECT_NE(role.err.find("did you mean: assert"), std::string::npos) << role.err;
+  // A real device nothing ran on: an empty answer, and 4 as node ids.
+  EXPECT_EQ(query({"--device", "cuda"}).rc, 0);
+  auto none = query({"--device", "cuda", "--format", "nodeids"});
+  EXPECT_EQ(none.rc, 4);
+  EXPECT_EQ(none.out, "");
+  auto explain =
+      Testmap({"config", "explain", SourcePath("examples/backend-config/example_suite.yaml"),
+               "--index", index_, "--device", "cdua"});
+  EXPECT_EQ(explain.rc, 3) << explain.err;
+  EXPECT_NE(explain.err.find("unknown device `cdua`"), std::string::npos) << explain.err;
+}
+
 TEST_F(IndexBadInputTest, CorruptLineInTheMiddleNamesFileAndLine) {
   std::string text =
       Join(0, 4) + "{\"type\":\"test\",\"nodeid\":\"x\",\"ops\":[{\"op\":\n" + Join(4, 10);
@@ -102,7 +207,7 @@ TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {
   ExpectRefused(
       Write("trace-dur.jsonl", Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
                                             "\"passed\",\"duration\":-3,\"ops\":[]}\n"),
-      ":2: `duration` is not a non-negative number");
+      ":2: duration of a.py::t is negative (-3 s)");
   // Timing files are ingested too (JUnit XML, .test_durations,
   // test-times.json); anything else, or a broken one, is refused.
   ExpectRefused(Write("notes.txt", "hello\n"), "notes.txt:1: neither a testmap trace shard");

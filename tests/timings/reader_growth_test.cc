@@ -2,18 +2,14 @@
 // about 4 times as long as reading n, never 16 (a lookup of each record's
 // line from the start of the text made .test_durations and JUnit readers
 // quadratic: 100,000 durations took minutes). Times are compared within one
-// run, in a few pairs, with a generous bound on the ratio.
-// They are the thread's CPU time, not wall time: other processes on a
-// loaded machine (CI runs tests in parallel) stretch the wall clock of
-// whichever run they happen to overlap.
+// run, in a few pairs, with a generous bound on the ratio
+// (tests/support/growth.h).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <ctime>
 #include <functional>
 #include <string>
 
+#include "tests/support/growth.h"
 #include "timings/durations_reader.h"
 #include "timings/junit_reader.h"
 #include "timings/pytorch_times_reader.h"
@@ -23,40 +19,10 @@ namespace testmap::timings {
 namespace {
 
 constexpr int kN = 10000;
-// Linear is 4 (measured 3.6-7 with allocation and cache effects on a
-// loaded machine); quadratic is 16 (the readers this replaced spent seconds
-// per 10,000 records on their quadratic part alone).
-constexpr double kMaxRatio = 12;
 
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
-}
-
-double CpuSecondsOf(const std::function<size_t()>& read) {
-  const double start = ThreadCpuSeconds();
-  EXPECT_GT(read(), 0u);
-  return ThreadCpuSeconds() - start;
-}
-
-// n and 4n read back to back, a few times: the smallest of the ratios.
-// A quadratic reader gives 16 or more in every pair, while a pair that
-// happens to share the machine with a noisy neighbour only ever raises its
-// own ratio.
 void ExpectLinear(const std::string& what, const std::function<std::string(int)>& make,
                   const std::function<size_t(const std::string&)>& read) {
-  const std::string small = make(kN), large = make(4 * kN);
-  double best = 1e9, t1 = 0, t4 = 0;
-  for (int i = 0; i < 3; ++i) {
-    const double a = CpuSecondsOf([&] { return read(small); });
-    const double b = CpuSecondsOf([&] { return read(large); });
-    if (b / a < best) best = b / a, t1 = a, t4 = b;
-  }
-  std::printf("%s: %d records %.4f s, %d records %.4f s CPU, ratio %.2f\n", what.c_str(), kN, t1,
-              4 * kN, t4, best);
-  EXPECT_LT(best, kMaxRatio) << what << ": " << kN << " records " << t1 << " s, " << 4 * kN
-                             << " records " << t4 << " s";
+  testing::ExpectLinear(what, kN, make, read);
 }
 
 std::string Id(int i) {
