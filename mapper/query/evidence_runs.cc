@@ -57,19 +57,26 @@ bool FiltersWith(const indexer::IndexStore& store, const std::set<std::string>& 
          store.Get(indexer::Cf::kDefault, indexer::kSupersededKey).has_value();
 }
 
+// The versions runs name. A run that names none (a TORCH_LOGS log ingested
+// with `--test`, a hand-made shard) is no version of its own: it counts
+// with whichever version answers for its test.
+std::set<std::string> NamedVersions(const std::map<std::string, std::string>& run_torch) {
+  std::set<std::string> versions;
+  for (const auto& [run, v] : run_torch)
+    if (!v.empty()) versions.insert(v);
+  return versions;
+}
+
 }  // namespace
 
 bool EvidenceRuns::Filters(const indexer::IndexStore& store, const std::string& torch) {
-  std::set<std::string> versions;
-  for (const auto& [run, v] : RunTorchVersions(store)) versions.insert(v);
-  return FiltersWith(store, versions, torch);
+  return FiltersWith(store, NamedVersions(RunTorchVersions(store)), torch);
 }
 
 EvidenceRuns::EvidenceRuns(const indexer::IndexReader& index, const std::string& torch)
     : index_(index), torch_(torch) {
   run_torch_ = RunTorchVersions(index.store());
-  std::set<std::string> versions;
-  for (const auto& [run, v] : run_torch_) versions.insert(v);
+  std::set<std::string> versions = NamedVersions(run_torch_);
   if (!torch_.empty() && !versions.count(torch_)) {
     std::vector<std::string> known(versions.begin(), versions.end());
     std::string have;
@@ -105,7 +112,7 @@ const EvidenceRuns::TestRuns& EvidenceRuns::For(const std::string& nodeid) {
   bool any = false;
   for (const auto& run : runs) {
     auto v = run_torch_.find(run);
-    if (v == run_torch_.end() || t.retired.count(run)) continue;
+    if (v == run_torch_.end() || v->second.empty() || t.retired.count(run)) continue;
     if (!any || TorchVersionLess(t.version, v->second)) t.version = v->second;
     any = true;
   }
@@ -121,7 +128,7 @@ bool EvidenceRuns::Keep(const std::string& nodeid, const std::string& run) {
   if (run == indexer::kStaticRunId) return true;
   if (t.retired.count(run)) return false;
   auto v = run_torch_.find(run);
-  return v != run_torch_.end() && v->second == t.version;
+  return v != run_torch_.end() && (v->second.empty() || v->second == t.version);
 }
 
 }  // namespace testmap::query

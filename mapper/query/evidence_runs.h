@@ -4,7 +4,9 @@
 //   - of the rest, the runs under the newest torch version the test was
 //     traced on, all merged (a test traced on 2.13 and 2.14 answers with
 //     2.14's evidence), or under the version asked for (`--torch`);
-//   - static evidence (the scan's @ops edges) always, unless removed.
+//   - static evidence (the scan's @ops edges) always, unless removed, and
+//     runs that name no torch version (a TORCH_LOGS log ingested with
+//     `--test`) with whichever version answers.
 // With one torch version and nothing retired (the common index) it costs
 // one read of the runs column family and nothing per test.
 #pragma once
