@@ -5,12 +5,12 @@
 #include <set>
 #include <thread>
 
-#include "analyzers/backend/backend_cache.h"
 #include "analyzers/backend/cpp_scan.h"
 #include "analyzers/backend/python_reader.h"
 #include "analyzers/backend/schema_registry.h"
 #include "analyzers/backend/source_tree.h"
 #include "analyzers/backend/torch_probe.h"
+#include "analyzers/python/kv_cache.h"
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 #include "core/closest_names.h"
 
@@ -28,10 +28,10 @@ BackendScan ScanBackend(const BackendScanOptions& options) {
   for (const auto& m : tree.missing)
     scan.diagnostics.push_back({Diagnostic::Severity::kError, m, 0, "no such file or directory"});
 
-  std::unique_ptr<BackendCache> cache;
+  std::unique_ptr<python::KeyValueCache> cache;
   if (!options.cache_dir.empty()) {
     std::string err;
-    cache = BackendCache::Open(options.cache_dir + "/backend", &err);
+    cache = python::KeyValueCache::Open(options.cache_dir + "/backend", &err);
     if (!cache)
       scan.diagnostics.push_back({Diagnostic::Severity::kWarning, "", 0,
                                   "backend cache unavailable, scanning without it: " + err});

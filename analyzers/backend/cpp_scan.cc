@@ -45,7 +45,7 @@ class FileHashes {
 
 // A cached unit result is good while every backend header it included is
 // unchanged.
-std::optional<UnitResult> CachedUnit(BackendCache* cache, const std::string& key,
+std::optional<UnitResult> CachedUnit(python::KeyValueCache* cache, const std::string& key,
                                      FileHashes& hashes) {
   if (!cache) return std::nullopt;
   std::optional<std::string> value = cache->Get(key);

@@ -7,18 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/backend/backend_cache.h"
 #include "analyzers/backend/diagnostic.h"
 #include "analyzers/backend/registration.h"
 #include "analyzers/backend/source_tree.h"
 #include "analyzers/backend/torch_probe.h"
+#include "analyzers/python/kv_cache.h"
 
 namespace testmap::backend {
 
 struct CppScanOptions {
-  std::string build_dir;              // holds compile_commands.json; empty: default flags
-  const TorchProbe* torch = nullptr;  // for default flags; null when unavailable
-  BackendCache* cache = nullptr;      // null: no cache
+  std::string build_dir;                   // holds compile_commands.json; empty: default flags
+  const TorchProbe* torch = nullptr;       // for default flags; null when unavailable
+  python::KeyValueCache* cache = nullptr;  // null: no cache
   int jobs = 1;
   std::string clang_reader;  // the testmap-backend-clang executable
   std::function<void(size_t done, size_t total)> progress;

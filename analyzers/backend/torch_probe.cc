@@ -34,7 +34,7 @@ std::string Identity(const std::string& python) {
 
 }  // namespace
 
-TorchProbe ProbeTorch(const std::string& python, BackendCache* cache) {
+TorchProbe ProbeTorch(const std::string& python, python::KeyValueCache* cache) {
   TorchProbe p;
   p.identity = Identity(python);
   std::string key = "probe/" + p.identity;

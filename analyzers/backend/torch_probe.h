@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/backend/backend_cache.h"
+#include "analyzers/python/kv_cache.h"
 
 namespace testmap::backend {
 
@@ -29,6 +29,6 @@ struct TorchProbe {
 
 // Probes the torch `python` imports, through `cache` when given (may be
 // null). Throws std::runtime_error naming the Python on failure.
-TorchProbe ProbeTorch(const std::string& python, BackendCache* cache);
+TorchProbe ProbeTorch(const std::string& python, python::KeyValueCache* cache);
 
 }  // namespace testmap::backend

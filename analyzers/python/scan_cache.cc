@@ -1,12 +1,7 @@
 #include "analyzers/python/scan_cache.h"
 
-#include <rocksdb/db.h>
-#include <rocksdb/options.h>
-#include <rocksdb/write_batch.h>
-
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 
 namespace testmap::python {
 namespace {
@@ -152,59 +147,24 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
   return r.done();
 }
 
-ScanCache::ScanCache(rocksdb::DB* db) : db_(db) {}
-ScanCache::~ScanCache() = default;
-
 std::unique_ptr<ScanCache> ScanCache::Open(const std::string& dir, std::string* error) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  options.compression = rocksdb::kLZ4Compression;
-  // A cache should not grow a trail of info logs, one per scan.
-  options.keep_log_file_num = 1;
-  options.info_log_level = rocksdb::WARN_LEVEL;
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, dir, &db);
-  if (!s.ok()) {
-    *error = dir + ": " + s.ToString();
-    return nullptr;
-  }
-  return std::unique_ptr<ScanCache>(new ScanCache(db));
+  auto store = KeyValueCache::Open(dir, error);
+  return store ? std::unique_ptr<ScanCache>(new ScanCache(std::move(store))) : nullptr;
 }
 
 std::optional<FileScan> ScanCache::Get(const core::Hash128& content, const core::Hash128& context,
                                        const std::string& path) {
-  std::string value;
-  if (!db_->Get(rocksdb::ReadOptions(), Key(content, context), &value).ok()) return std::nullopt;
+  auto value = store_->Get(Key(content, context));
   FileScan scan;
-  if (!DecodeFileScan(value, path, &scan)) return std::nullopt;  // a corrupt entry is a miss
+  if (!value || !DecodeFileScan(*value, path, &scan)) return std::nullopt;  // corrupt: a miss
   return scan;
 }
 
 void ScanCache::Put(const core::Hash128& content, const core::Hash128& context,
                     const FileScan& scan) {
-  std::string value = EncodeFileScan(scan);
-  std::lock_guard<std::mutex> lock(mu_);
-  pending_.emplace_back(Key(content, context), std::move(value));
+  store_->Put(Key(content, context), EncodeFileScan(scan));
 }
 
-void ScanCache::Flush() {
-  if (pending_.empty()) return;
-  // Identical files share a key: write each once.
-  std::sort(pending_.begin(), pending_.end());
-  pending_.erase(std::unique(pending_.begin(), pending_.end(),
-                             [](const auto& a, const auto& b) { return a.first == b.first; }),
-                 pending_.end());
-  rocksdb::WriteBatch batch;
-  for (const auto& [k, v] : pending_) batch.Put(k, v);
-  // No write-ahead log: a lost cache entry only costs a re-parse, and
-  // flushing to a table file now means the next open replays nothing
-  // (replaying the log was most of a warm scan's time).
-  rocksdb::WriteOptions write;
-  write.disableWAL = true;
-  if (db_->Write(write, &batch).ok()) db_->Flush(rocksdb::FlushOptions());
-  pending_.clear();
-}
+void ScanCache::Flush() { store_->Flush(); }
 
 }  // namespace testmap::python

@@ -1,22 +1,18 @@
 // A cache of per-file scan results keyed by file content, so a re-scan of
 // an unchanged tree skips parsing. Stored in RocksDB (the project's only
-// store). The key also covers everything else a result depends on (scanner
+// store, through kv_cache.h). The key also covers everything else a result depends on (scanner
 // version, torch snapshot, devices), so a stale entry is never served.
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analyzers/python/kv_cache.h"
 #include "analyzers/python/scanned_test.h"
 #include "core/content_hash.h"
-
-namespace rocksdb {
-class DB;
-}
 
 namespace testmap::python {
 
@@ -26,7 +22,6 @@ class ScanCache {
   // it cannot, e.g. while another process holds it; scanning then goes on
   // without a cache.
   static std::unique_ptr<ScanCache> Open(const std::string& dir, std::string* error);
-  ~ScanCache();
 
   // A result for this content under this context, with paths set to `path`.
   std::optional<FileScan> Get(const core::Hash128& content, const core::Hash128& context,
@@ -36,10 +31,8 @@ class ScanCache {
   void Flush();
 
  private:
-  explicit ScanCache(rocksdb::DB* db);
-  std::unique_ptr<rocksdb::DB> db_;
-  std::mutex mu_;  // guards pending_: Put is called from scanning threads
-  std::vector<std::pair<std::string, std::string>> pending_;
+  explicit ScanCache(std::unique_ptr<KeyValueCache> store) : store_(std::move(store)) {}
+  std::unique_ptr<KeyValueCache> store_;
 };
 
 // Binary encoding of a FileScan with paths left out (node ids keep only
