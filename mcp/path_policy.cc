@@ -1,6 +1,7 @@
 #include "mcp/path_policy.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -31,23 +32,42 @@ bool PathPolicy::Under(const std::string& path) const {
   return false;
 }
 
-std::string PathPolicy::Resolve(const std::string& path) const {
-  auto refuse = [&](const std::string& why) {
-    std::string list;
-    for (const auto& r : roots_) list += (list.empty() ? "" : ", ") + r;
-    return core::InputError(
-        path + ": " + why + " (this server reads files only under " +
-        (list.empty() ? std::string("no path: start it with --allow DIR") : list) + ")");
-  };
-  if (path.empty() || path.find('\0') != std::string::npos) throw refuse("not a path");
+core::InputError PathPolicy::Refusal(const std::string& path, const std::string& why) const {
+  std::string list;
+  for (const auto& r : roots_) list += (list.empty() ? "" : ", ") + r;
+  return core::InputError(
+      path + ": " + why + " (this server reads files only under " +
+      (list.empty() ? std::string("no path: start it with --allow DIR") : list) + ")");
+}
+
+std::string PathPolicy::Lexical(const std::string& path) const {
+  if (path.empty() || path.find('\0') != std::string::npos) throw Refusal(path, "not a path");
   std::error_code ec;
   fs::path lexical = fs::absolute(path, ec).lexically_normal();
-  if (ec || !Under(lexical.string())) throw refuse("outside the allowed paths");
+  if (ec || !Under(lexical.string())) throw Refusal(path, "outside the allowed paths");
+  return lexical.string();
+}
+
+std::string PathPolicy::Resolve(const std::string& path, Kind kind) const {
+  std::string lexical = Lexical(path);
+  std::error_code ec;
   fs::path real = fs::canonical(lexical, ec);
   if (ec) throw core::InputError(path + ": " + ec.message());
-  if (!Under(real.string())) throw refuse("leads outside the allowed paths");
-  if (!fs::is_regular_file(real, ec)) throw core::InputError(path + ": not a regular file");
-  return real.string();
+  if (!Under(real.string())) throw Refusal(path, "leads outside the allowed paths");
+  if (fs::is_regular_file(real, ec)) return real.string();
+  if (kind == Kind::kFileOrDirectory && fs::is_directory(real, ec)) return real.string();
+  throw core::InputError(path + (kind == Kind::kFile ? ": not a regular file"
+                                                     : ": neither a regular file nor a directory"));
+}
+
+std::string PathPolicy::ResolveProgram(const std::string& path) const {
+  std::string lexical = Lexical(path);
+  std::error_code ec;
+  fs::path real = fs::canonical(lexical, ec);
+  if (ec) throw core::InputError(path + ": " + ec.message());
+  if (!fs::is_regular_file(real, ec) || access(real.c_str(), X_OK) != 0)
+    throw core::InputError(path + ": not an executable file");
+  return lexical;
 }
 
 std::string FileStamp(const std::string& path) {
