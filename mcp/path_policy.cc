@@ -20,11 +20,14 @@ PathPolicy::PathPolicy(const std::vector<std::string>& roots) {
     fs::path canonical = fs::canonical(r, ec);
     if (ec) throw core::UsageError("--allow " + r + ": " + ec.message());
     roots_.push_back(canonical.string());
+    written_.push_back(fs::absolute(r).lexically_normal().string());
   }
 }
 
-bool PathPolicy::Under(const std::string& path) const {
-  for (const auto& root : roots_) {
+bool PathPolicy::Under(const std::string& path) const { return Within(path, roots_); }
+
+bool PathPolicy::Within(const std::string& path, const std::vector<std::string>& roots) {
+  for (const auto& root : roots) {
     if (path == root) return true;
     std::string prefix = root.back() == '/' ? root : root + "/";
     if (path.compare(0, prefix.size(), prefix) == 0) return true;
@@ -44,7 +47,10 @@ std::string PathPolicy::Lexical(const std::string& path) const {
   if (path.empty() || path.find('\0') != std::string::npos) throw Refusal(path, "not a path");
   std::error_code ec;
   fs::path lexical = fs::absolute(path, ec).lexically_normal();
-  if (ec || !Under(lexical.string())) throw Refusal(path, "outside the allowed paths");
+  // Under a root as resolved, or as written (a root reached through a
+  // link: a virtualenv's bin/ under a linked .venv).
+  if (ec || !(Under(lexical.string()) || Within(lexical.string(), written_)))
+    throw Refusal(path, "outside the allowed paths");
   return lexical.string();
 }
 

@@ -40,12 +40,14 @@ class PathPolicy {
   const std::vector<std::string>& roots() const { return roots_; }
 
  private:
-  bool Under(const std::string& path) const;
+  bool Under(const std::string& path) const;  // under a canonical root
+  static bool Within(const std::string& path, const std::vector<std::string>& roots);
   // `path` made absolute and normalized, refused unless under a root.
   std::string Lexical(const std::string& path) const;
   core::InputError Refusal(const std::string& path, const std::string& why) const;
 
-  std::vector<std::string> roots_;  // canonical
+  std::vector<std::string> roots_;    // canonical
+  std::vector<std::string> written_;  // as given, absolute and normalized
 };
 
 // What a file is now (its path, size and modification time), for cache

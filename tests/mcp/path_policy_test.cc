@@ -85,6 +85,12 @@ TEST(PathPolicy, DirectoriesAndPrograms) {
   EXPECT_THROW(
       policy.ResolveProgram((allowed / "bin" / ".." / ".." / "secret" / "python").string()),
       core::InputError);
+  // A root given through a link (a linked .venv): paths as written under it.
+  fs::create_symlink(allowed, fs::path(dir.path()) / "linked-root");
+  PathPolicy linked({(fs::path(dir.path()) / "linked-root" / "bin").string()});
+  fs::path written = fs::path(dir.path()) / "linked-root" / "bin" / "python";
+  EXPECT_EQ(linked.ResolveProgram(written.string()), written.string());
+  EXPECT_THROW(linked.ResolveProgram((allowed / "data.txt").string()), core::InputError);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 
+import jsonschema
 import pytest
 import torch
 from mcp.shared.exceptions import MCPError
@@ -112,6 +113,34 @@ def test_index_side_names_its_runs(index_dir, evidence):
     assert old["kind"] == "index" and old["ids"] == expected["old"]["ids"] > 0
     assert old["runs"] == every["provenance"]["runs"] and old["runs"]
     assert all(r["torch"]["version"] == torch.__version__ for r in old["runs"])
+
+
+def test_listed_with_schemas_and_snapshot_sides(index_dir, sides):
+    """tools/list shows diff with its schemas; a tree's torch given as
+    snapshot files (under --allow) answers as the CLI's --old/new-snapshot."""
+
+    async def snapshot_of(client):
+        answer = await call(client, "admit", {"ops": ["add"], "limit": 1})
+        return [f["path"] for f in answer["provenance"]["files"] if "torch" in f][0]
+
+    snapshot = str(sides / "snapshot.json")
+    shutil.copy(run_session(diff_server(index_dir), snapshot_of), snapshot)
+    args = {"old": OLD, "new": NEW, "old_snapshot": snapshot, "new_snapshot": snapshot}
+
+    async def body(client):
+        listed = await client.list_tools()
+        return [t for t in listed.tools if t.name == "diff"], await all_pages(client, "diff", args, "generics")
+
+    tools, (first, generics) = run_session(server(index_dir, "--allow", EXAMPLES, "--allow", str(sides)), body)
+    assert len(tools) == 1
+    schema_in, schema_out = tools[0].input_schema, tools[0].output_schema
+    assert schema_in["required"] == ["old", "new"] and {"limit", "cursor", "config"} <= set(schema_in["properties"])
+    assert {"generics", "page", "provenance", "counts"} <= set(schema_out["properties"])
+    jsonschema.validate(first, schema_out)
+    expected = cli_json("diff", OLD, NEW, "--format", "json", "--old-snapshot", snapshot, "--new-snapshot", snapshot,
+                        "--no-cache")
+    assert generics == expected["generics"] and timeless(first) == timeless(expected)
+    assert {f["snapshot"] for f in first["provenance"]["files"] if "side" in f} == {snapshot}
 
 
 def test_torch_python_argument(index_dir, sides):
