@@ -37,6 +37,8 @@ class ToolContext {
   // torch's operator registry (--torch-python / --snapshot), for admission.
   // Throws core::InputError when it cannot be read.
   const torch_snapshot::TorchSnapshot& torch() const { return torch_.Get(); }
+  // Where that torch comes from (--torch-python / --snapshot).
+  const TorchSource& torch_source() const { return torch_; }
 
  private:
   IndexSession& session_;

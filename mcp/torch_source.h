@@ -24,6 +24,11 @@ class TorchSource {
   // be read.
   const torch_snapshot::TorchSnapshot& Get() const;
 
+  // What the server was started with (either may be empty): other tools
+  // that need a torch (a test tree's @ops, for `diff`) default to it.
+  const std::string& python() const { return python_; }
+  const std::string& snapshot() const { return snapshot_; }
+
  private:
   std::string python_, snapshot_;
   mutable std::mutex mu_;

@@ -13,6 +13,22 @@
 namespace testmap::config {
 namespace {
 
+// A config error: an InputError with the file and line (so that a front
+// end reading e.line(), the MCP server's tool errors, gets the line), whose
+// message names the column too, as Diagnostic::ToString does.
+class ConfigError : public core::InputError {
+ public:
+  explicit ConfigError(const Diagnostic& d)
+      : core::InputError(d.path, d.mark.line, d.message),
+        what_(d.mark.line > 0 ? d.path + ":" + std::to_string(d.mark.line) + ":" +
+                                    std::to_string(d.mark.column) + ": " + d.message
+                              : core::InputError::what()) {}
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string what_;
+};
+
 // Walks the YAML tree, filling the model and collecting diagnostics; a
 // wrong shape is reported once and the value skipped, so one run lists
 // every problem.
@@ -468,12 +484,7 @@ Config LoadConfig(const std::string& path, std::vector<Diagnostic>* warnings,
 
 Config ConfigOrThrow(ReadResult r, std::vector<Diagnostic>* warnings) {
   for (const auto& d : r.diagnostics) {
-    if (d.severity == Diagnostic::Severity::kError)
-      throw core::InputError(
-          d.path +
-          (d.mark.line ? ":" + std::to_string(d.mark.line) + ":" + std::to_string(d.mark.column)
-                       : "") +
-          ": " + d.message);
+    if (d.severity == Diagnostic::Severity::kError) throw ConfigError(d);
     if (warnings) warnings->push_back(d);
   }
   return std::move(r.config);

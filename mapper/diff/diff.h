@@ -4,6 +4,7 @@
 // with what must be re-traced and, given a config, what it does to it.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -40,5 +41,12 @@ enum class DiffFormat { kTable, kJson, kJsonl, kNodeids };
 // kNodeids: the ids to re-trace (GenericDelta::retrace), one a line.
 // kJsonl: one object per changed generic test. kJson: the whole answer.
 void RenderDiff(const DiffResult& result, DiffFormat format, std::ostream& out);
+
+// The kJson answer as a document (format testmap-diff/1: old, new, counts,
+// seconds, generics, config, problems), for front ends that are not a
+// stream (the MCP `diff` tool); `with_generics` false leaves `generics` out.
+nlohmann::ordered_json DiffJson(const DiffResult& result, bool with_generics = true);
+// One entry of its `generics` (and one kJsonl line).
+nlohmann::ordered_json GenericDeltaJson(const GenericDelta& delta);
 
 }  // namespace testmap::diff

@@ -6,16 +6,19 @@
 #include "mapper/diff/diff.h"
 
 namespace testmap::diff {
-namespace {
 
 using nlohmann::ordered_json;
+
+namespace {
 
 ordered_json SideJson(const Side& s) {
   return {{"path", s.label},       {"kind", s.kind},       {"torch_version", s.torch_version},
           {"ids", s.tests.size()}, {"partial", s.partial}, {"seconds", s.seconds}};
 }
 
-ordered_json GenericJson(const GenericDelta& d) {
+}  // namespace
+
+ordered_json GenericDeltaJson(const GenericDelta& d) {
   ordered_json j = {{"status", StatusName(d.status)}, {"generic_id", d.generic_id}};
   if (!d.renamed_from.empty()) j["renamed_from"] = d.renamed_from;
   j["file"] = d.file;
@@ -29,6 +32,8 @@ ordered_json GenericJson(const GenericDelta& d) {
   j["retrace"] = d.retrace.size();
   return j;
 }
+
+namespace {
 
 ordered_json CountsJson(const DeltaCounts& c) {
   return {{"added", c.added},
@@ -123,6 +128,23 @@ void RenderTable(const DiffResult& r, std::ostream& out) {
 
 }  // namespace
 
+ordered_json DiffJson(const DiffResult& r, bool with_generics) {
+  ordered_json j = {{"format", "testmap-diff/1"},
+                    {"old", SideJson(r.old_side)},
+                    {"new", SideJson(r.new_side)},
+                    {"counts", CountsJson(r.delta.counts)},
+                    {"seconds", r.delta_seconds}};
+  if (with_generics) {
+    ordered_json generics = ordered_json::array();
+    for (const auto& d : r.delta.generics) generics.push_back(GenericDeltaJson(d));
+    j["generics"] = std::move(generics);
+  }
+  if (r.config) j["config"] = ConfigJson(*r.config);
+  j["problems"] = r.old_side.problems;
+  for (const auto& p : r.new_side.problems) j["problems"].push_back(p);
+  return j;
+}
+
 void RenderDiff(const DiffResult& r, DiffFormat format, std::ostream& out) {
   switch (format) {
     case DiffFormat::kNodeids: {
@@ -137,23 +159,11 @@ void RenderDiff(const DiffResult& r, DiffFormat format, std::ostream& out) {
       break;
     }
     case DiffFormat::kJsonl:
-      for (const auto& d : r.delta.generics) out << GenericJson(d).dump() << "\n";
+      for (const auto& d : r.delta.generics) out << GenericDeltaJson(d).dump() << "\n";
       break;
-    case DiffFormat::kJson: {
-      ordered_json j = {{"format", "testmap-diff/1"},
-                        {"old", SideJson(r.old_side)},
-                        {"new", SideJson(r.new_side)},
-                        {"counts", CountsJson(r.delta.counts)},
-                        {"seconds", r.delta_seconds}};
-      ordered_json generics = ordered_json::array();
-      for (const auto& d : r.delta.generics) generics.push_back(GenericJson(d));
-      j["generics"] = std::move(generics);
-      if (r.config) j["config"] = ConfigJson(*r.config);
-      j["problems"] = r.old_side.problems;
-      for (const auto& p : r.new_side.problems) j["problems"].push_back(p);
-      out << j.dump(1) << "\n";
+    case DiffFormat::kJson:
+      out << DiffJson(r).dump(1) << "\n";
       break;
-    }
     case DiffFormat::kTable:
       RenderTable(r, out);
       break;

@@ -84,11 +84,6 @@ SideTest FromScanned(const python::TestRecord& r) {
   return t;
 }
 
-bool IsIndexDir(const std::string& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec) && fs::exists(fs::path(path) / "CURRENT", ec);
-}
-
 Side ReadIndex(const std::string& path) {
   Side side;
   side.kind = "index";
@@ -148,6 +143,11 @@ Side ScanHere(const std::string& path, const SideOptions& options) {
 }
 
 }  // namespace
+
+bool IsIndexDir(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) && fs::exists(fs::path(path) / "CURRENT", ec);
+}
 
 uint64_t HashValue(std::string_view digest) {
   if (digest.empty()) return 0;

@@ -49,6 +49,10 @@ struct SideOptions {
   std::vector<std::string> devices{"cpu"};  // as `scan --device`
 };
 
+// Whether `path` is a directory holding an index (its CURRENT file), the
+// first thing ReadSide asks of a directory.
+bool IsIndexDir(const std::string& path);
+
 // Reads `path`: a directory holding an index, a directory or .py file of
 // tests (scanned with `options`), or a `testmap scan --format jsonl` file.
 // Throws core::InputError naming the file and line of bad input.

@@ -13,6 +13,7 @@ void RegisterTools(ToolRegistry& registry) {
   registry.Add(AdmitTool());
   registry.Add(RankNextOpsTool());
   registry.Add(ConfigExplainTool());
+  registry.Add(DiffTool());
 }
 
 }  // namespace testmap::mcp

@@ -1,6 +1,5 @@
 // The tools of `testmap mcp`, one file each; tools.cc registers them in
-// the order tools/list shows them. A tool over a library still to come
-// (diff) is added here when that library lands: one file, one line in
+// the order tools/list shows them. A new tool is one file and one line in
 // tools.cc.
 #pragma once
 
@@ -16,5 +15,6 @@ Tool PlanTool();           // plan: CI splits from the index's and files' timing
 Tool AdmitTool();          // admit: which tests a backend can run, and why not
 Tool RankNextOpsTool();    // rank_next_ops: operators to enable next
 Tool ConfigExplainTool();  // config_explain: the mode a test_suite_config gives each test
+Tool DiffTool();           // diff: what a new version of the suite changes
 
 }  // namespace testmap::mcp

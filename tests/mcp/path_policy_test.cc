@@ -54,5 +54,44 @@ TEST(PathPolicy, OnlyUnderTheRoots) {
   }
 }
 
+// diff's sides may be directories (an index, a test tree); a tree's Python
+// is run as the link it is (a virtualenv's), but only from under a root.
+TEST(PathPolicy, DirectoriesAndPrograms) {
+  testing::TempDir dir;
+  fs::path allowed = fs::path(dir.path()) / "allowed";
+  fs::path secret = fs::path(dir.path()) / "secret";
+  fs::create_directories(allowed / "tree");
+  fs::create_directories(allowed / "bin");
+  fs::create_directories(secret);
+  testing::WriteFile((secret / "python").string(), "#!/bin/sh\n");
+  fs::permissions(secret / "python", fs::perms::owner_all);
+  testing::WriteFile((allowed / "data.txt").string(), "x");
+  fs::create_symlink(secret / "python", allowed / "bin" / "python");
+  fs::create_symlink(secret, allowed / "dirlink");
+
+  PathPolicy policy({allowed.string()});
+  using Kind = PathPolicy::Kind;
+  EXPECT_EQ(policy.Resolve((allowed / "tree").string(), Kind::kFileOrDirectory),
+            fs::canonical(allowed / "tree").string());
+  EXPECT_THROW(policy.Resolve((allowed / "tree").string()), core::InputError);
+  EXPECT_THROW(policy.Resolve((allowed / "dirlink").string(), Kind::kFileOrDirectory),
+               core::InputError);
+  EXPECT_THROW(policy.Resolve(secret.string(), Kind::kFileOrDirectory), core::InputError);
+  // The link under the root is returned as written, not its target.
+  EXPECT_EQ(policy.ResolveProgram((allowed / "bin" / "python").string()),
+            (allowed / "bin" / "python").string());
+  EXPECT_THROW(policy.ResolveProgram((secret / "python").string()), core::InputError);
+  EXPECT_THROW(policy.ResolveProgram((allowed / "data.txt").string()), core::InputError);
+  EXPECT_THROW(
+      policy.ResolveProgram((allowed / "bin" / ".." / ".." / "secret" / "python").string()),
+      core::InputError);
+  // A root given through a link (a linked .venv): paths as written under it.
+  fs::create_symlink(allowed, fs::path(dir.path()) / "linked-root");
+  PathPolicy linked({(fs::path(dir.path()) / "linked-root" / "bin").string()});
+  fs::path written = fs::path(dir.path()) / "linked-root" / "bin" / "python";
+  EXPECT_EQ(linked.ResolveProgram(written.string()), written.string());
+  EXPECT_THROW(linked.ResolveProgram((allowed / "data.txt").string()), core::InputError);
+}
+
 }  // namespace
 }  // namespace testmap::mcp

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
+#include "core/errors.h"
 #include "mapper/config/config_rules.h"
 
 namespace testmap::config {
@@ -151,6 +154,27 @@ TEST(ConfigReader, BadInputNamesLineAndColumn) {
       "test_suite_config:\n  files:\n    - path: a.py\n      tests:\n        - names: [A::b]\n"
       "          tags: [model-1]\n",
       kWarning, 6, 17, "not a Python identifier");
+}
+
+// A config that cannot be used throws core::InputError with its line, for
+// front ends that read e.line() (the MCP server's tool errors); the message
+// names the column as well, as the CLI prints it.
+TEST(ConfigReader, ConfigOrThrowCarriesTheLine) {
+  for (auto [text, line, where] :
+       {std::tuple{"test_suite_config:\n  files:\n    - path: [unclosed\n", 4,
+                   ":4:1: malformed YAML"},
+        std::tuple{"test_suite_config:\n  files:\n    - path: a.py\n      tests:\n        - names: "
+                   "[A::b]\n          mode: must_pass\n",
+                   6, ":6:17: unknown mode `must_pass`"}}) {
+    try {
+      ConfigOrThrow(ParseConfig(text, "bad.yaml"));
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const core::InputError& e) {
+      EXPECT_EQ(e.file(), "bad.yaml");
+      EXPECT_EQ(e.line(), line) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind(std::string("bad.yaml") + where, 0), 0u) << e.what();
+    }
+  }
 }
 
 TEST(ConfigReader, EveryProblemIsListedInOneRead) {

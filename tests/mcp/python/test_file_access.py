@@ -33,6 +33,13 @@ def test_opens_only_index_allow_and_system_files(index_dir, tmp_path):
     config = allowed / "suite.yaml"
     shutil.copy(os.path.join(ROOT, "examples", "backend-config", "example_suite.yaml"), config)
     (tmp_path / "outside.yaml").write_text(config.read_text())
+    # diff's sides: the example pair's trees (scanned here, with the
+    # --snapshot torch) and a tree whose test file links outside.
+    for side in ("old", "new"):
+        shutil.copytree(os.path.join(ROOT, "examples", "diff", side), allowed / side)
+    (allowed / "linked").mkdir()
+    shutil.copy(os.path.join(ROOT, "examples", "diff", "old", "test_upgrade.py"), tmp_path / "test_out.py")
+    os.symlink(tmp_path / "test_out.py", allowed / "linked" / "test_out.py")
     log = tmp_path / "strace.log"
     testmap = required_env("TESTMAP_BIN")
 
@@ -65,6 +72,12 @@ def test_opens_only_index_allow_and_system_files(index_dir, tmp_path):
         refused += [await client.call_tool("admit", {"supported": str(outside)}),
                     await client.call_tool("config_explain", {"config": str(tmp_path / "outside.yaml")}),
                     await client.call_tool("config_explain", {"config": "/etc/passwd"})]
+        await call(client, "diff", {"old": str(allowed / "old"), "new": str(allowed / "new"),
+                                    "config": str(config), "limit": 2})
+        refused += [await client.call_tool("diff", {"old": str(allowed / "old"), "new": str(allowed / "linked")}),
+                    await client.call_tool("diff", {"old": str(allowed / "old"), "new": str(tmp_path / "test_out.py")}),
+                    await client.call_tool("diff", {"old": str(allowed / "old"), "new": str(allowed / "new"),
+                                                    "config": str(tmp_path / "outside.yaml")})]
         listed = await client.list_resources()
         await client.read_resource(listed.resources[0].uri)
         return refused
@@ -86,3 +99,5 @@ def test_opens_only_index_allow_and_system_files(index_dir, tmp_path):
                       or p in (testmap, os.path.realpath(testmap), os.path.realpath(snapshot)))]
     assert strays == [], strays
     assert str(outside) not in opened and str(tmp_path / "outside.yaml") not in opened
+    assert str((allowed / "new" / "test_upgrade.py").resolve()) in opened, "diff scanned a tree"
+    assert str((tmp_path / "test_out.py").resolve()) not in opened

@@ -15,7 +15,7 @@ from mcp.shared.exceptions import MCPError
 from conftest import all_pages, call, cli_json, run_session, server, run_testmap
 
 TOOLS = {"query_op", "tests_for_ops", "show_test", "list_ops", "plan", "admit", "rank_next_ops",
-         "config_explain"}
+         "config_explain", "diff"}
 
 
 @pytest.mark.parametrize("mode, version", [("auto", "2026-07-28"), ("legacy", "2025-11-25")])

@@ -152,7 +152,8 @@ def random_value(rng, depth=0):
         return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
     keys = ["op", "ops", "dtypes", "device", "path", "group", "match", "limit", "cursor", "test", "sort",
             "splits", "max_minutes", "timing_files", "index", "split", "granularity", "zzz", "role",
-            "backend", "supported", "state", "new_ops", "steps", "config", "root_token", "dispatch_key"]
+            "backend", "supported", "state", "new_ops", "steps", "config", "root_token", "dispatch_key",
+            "old", "new"]
     return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
 
 
@@ -163,7 +164,7 @@ def test_random_messages_each_get_one_answer(index_dir):
     import random
     rng = random.Random(1313)
     tools = ["query_op", "tests_for_ops", "show_test", "list_ops", "plan", "admit", "rank_next_ops",
-             "config_explain", "nope"]
+             "config_explain", "diff", "nope"]
     methods = ["tools/call"] * 6 + ["tools/list", "ping", "initialize", "resources/read", "resources/list",
                                     "server/discover", "unknown/method"]
     s = RawServer(index_dir, "--torch-python", sys.executable)
