@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Real-run check of `testmap plan`'s predictions (docs/plan.md): real test
 # files, real pytest, real pytest-split as the peer.
-#   1. timing runs: the files dealt into 3 pytest processes run one after
-#      another (JUnit and .test_durations), each timed as a whole;
+#   1. timing runs: the files in 3 pytest processes of 1, 2 and the rest,
+#      run one after another (JUnit and .test_durations), each timed as a
+#      whole;
 #   2. testmap plans K splits from those JUnit reports (fixed costs learned
 #      from their suites, start-up from the gaps between them), pytest-split
 #      (least_duration) from .test_durations;
@@ -15,7 +16,7 @@
 #      against the process timed from outside), median and range over the
 #      repeats, with the load average at each run.
 # Usage: [REPEATS=N] plan_real_run.sh ROOT PYTHON K FILE... (ROOT holds
-# pytest.ini; FILEs relative to it; PYTHON has torch, pytest and
+# pytest.ini; FILEs relative to it, without spaces; PYTHON has torch, pytest and
 # pytest-split). TESTMAP overrides the binary (default: this checkout's
 # build/bin/testmap).
 set -euo pipefail
@@ -46,14 +47,17 @@ timed() {
   echo "$name $(echo "$end - $start" | bc) $(load)" >>"$out/walls"
 }
 
-# 1. Timing runs: file i into process i mod 3.
-timing_procs=$((${#files[@]} < 3 ? ${#files[@]} : 3))
+# 1. Timing runs of different sizes, so that what a process pays once and
+# what it pays per file can be told apart: the first file alone, the next
+# two together, the rest together (fewer files: fewer processes).
+n=${#files[@]}
+groups=("${files[@]:0:1}")
+if [ "$n" -ge 2 ]; then groups+=("${files[*]:1:2}"); fi
+if [ "$n" -ge 4 ]; then groups+=("${files[*]:3}"); fi
+timing_procs=${#groups[@]}
 timing=()
 for p in $(seq 0 $((timing_procs - 1))); do
-  mine=()
-  for i in "${!files[@]}"; do
-    if [ $((i % timing_procs)) -eq "$p" ]; then mine+=("${files[$i]}"); fi
-  done
+  read -r -a mine <<<"${groups[$p]}"
   timed "timing$p" "${mine[@]}" --store-durations --durations-path "$out/d$p.json"
   timing+=("$out/timing$p.xml")
 done

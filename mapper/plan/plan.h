@@ -40,7 +40,7 @@ struct PlanOptions {
   // plugins' imports, exit): no suite's time holds them. Planned like
   // process_overhead; kept apart so a report can compare session times.
   double startup_seconds = 0;
-  int procs = 1;                // parallel processes per split (PyTorch uses 2)
+  int procs = 1;  // parallel processes per split (PyTorch uses 2)
   // Items longer than this are cut (by test when the timings know tests,
   // else into ceil(t/cut) equal pieces as PyTorch's sharding does). 0: never.
   double cut_seconds = 600;

@@ -162,20 +162,20 @@ void RenderReportTable(const PlanReport& report, std::ostream& out) {
 nlohmann::json ReportToJson(const PlanReport& report) {
   nlohmann::json splits = nlohmann::json::array();
   for (const SplitReport& r : report.splits) {
-    splits.push_back({{"split", r.split},
-                      {"group", r.group},
-                      {"planned_seconds", r.planned_seconds},
-                      {"measured_seconds", r.measured_seconds},
-                      {"tests", r.tests},
-                      {"measured_tests", r.measured_tests},
-                      {"predicted_seconds", r.predicted_seconds},
-                      {"measured_wall_seconds", r.measured_wall_seconds >= 0
-                                                    ? nlohmann::json(r.measured_wall_seconds)
-                                                    : nlohmann::json()},
-                      {"processes", r.processes},
-                      {"error_percent", r.measured_wall_seconds >= 0
-                                            ? nlohmann::json(r.ErrorPercent())
-                                            : nlohmann::json()}});
+    splits.push_back(
+        {{"split", r.split},
+         {"group", r.group},
+         {"planned_seconds", r.planned_seconds},
+         {"measured_seconds", r.measured_seconds},
+         {"tests", r.tests},
+         {"measured_tests", r.measured_tests},
+         {"predicted_seconds", r.predicted_seconds},
+         {"measured_wall_seconds", r.measured_wall_seconds >= 0
+                                       ? nlohmann::json(r.measured_wall_seconds)
+                                       : nlohmann::json()},
+         {"processes", r.processes},
+         {"error_percent",
+          r.measured_wall_seconds >= 0 ? nlohmann::json(r.ErrorPercent()) : nlohmann::json()}});
   }
   return {{"splits", splits},
           {"planned_seconds", report.planned_seconds},

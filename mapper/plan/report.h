@@ -41,7 +41,7 @@ struct PlanReport {
   std::vector<SplitReport> splits;
   double planned_seconds = 0;
   double measured_seconds = 0;
-  int unplanned_tests = 0;  // timed in the reports but in no split
+  int unplanned_tests = 0;     // timed in the reports but in no split
   double startup_seconds = 0;  // what the plan adds per split outside the sessions
 };
 

@@ -124,8 +124,8 @@ print(json.dumps(walls))
   FixedCosts c = LearnFixedCosts(walls);
   EXPECT_EQ(c.startup_gaps, 3);
   EXPECT_GT(c.startup, 1.0);  // the conftest's sleeps at least
-  EXPECT_NEAR(c.startup, truth, 0.2 + 0.15 * truth) << "outside the sessions: " << outside[0]
-                                                     << " .. " << outside[3];
+  EXPECT_NEAR(c.startup, truth, 0.2 + 0.15 * truth)
+      << "outside the sessions: " << outside[0] << " .. " << outside[3];
 }
 
 // The per-process cost changes no placement, only what is predicted: each

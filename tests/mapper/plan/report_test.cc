@@ -46,7 +46,8 @@ TEST(Report, ComparesSessionWithSessionAndSaysTheError) {
   options.splits = 2;
   options.process_overhead = 1;
   options.startup_seconds = 3;
-  Plan plan = MakePlan({testing::MakeTest("a.py::t1", 2), testing::MakeTest("b.py::t2", 2)}, options);
+  Plan plan =
+      MakePlan({testing::MakeTest("a.py::t1", 2), testing::MakeTest("b.py::t2", 2)}, options);
   ASSERT_EQ(plan.splits.size(), 2u);
   for (const PlannedSplit& s : plan.splits) EXPECT_NEAR(s.seconds, 2 + 1 + 3, 1e-9);
   timings::TimingInput run;
