@@ -15,10 +15,10 @@
 #      the whole-process error (the plan's split time, start-up included,
 #      against the process timed from outside), median and range over the
 #      repeats, with the load average at each run.
-# Usage: [REPEATS=N] plan_real_run.sh ROOT PYTHON K FILE... (ROOT holds
+# Usage: [REPEATS=N] [OUT=DIR] plan_real_run.sh ROOT PYTHON K FILE... (ROOT holds
 # pytest.ini; FILEs relative to it, without spaces; PYTHON has torch, pytest and
 # pytest-split). TESTMAP overrides the binary (default: this checkout's
-# build/bin/testmap).
+# build/bin/testmap); OUT keeps every report and log in DIR.
 set -euo pipefail
 if [ $# -lt 4 ]; then
   echo "usage: [REPEATS=N] $0 ROOT PYTHON K FILE..." >&2
@@ -29,9 +29,19 @@ shift 3
 files=("$@")
 repeats=${REPEATS:-2}
 testmap=${TESTMAP:-$(dirname "$0")/../../build/bin/testmap}
+if [ ! -x "$testmap" ]; then
+  echo "$0: no testmap binary at $testmap (build it, or set TESTMAP)" >&2
+  exit 2
+fi
 testmap=$(cd "$(dirname "$testmap")" && pwd)/$(basename "$testmap")
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+if [ -n "${OUT:-}" ]; then  # keep the reports and logs there
+  mkdir -p "$OUT"
+  out=$(cd "$OUT" && pwd)
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+: >"$out/walls"
 cd "$root"
 pytest() { "$python" -m pytest -q -p no:cacheprovider "$@"; }
 load() { cut -d' ' -f1 /proc/loadavg; }
