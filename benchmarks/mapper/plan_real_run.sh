@@ -60,7 +60,7 @@ timed() {
   start=$(now)
   pytest "$@" --junitxml "$dir/$name.xml" >"$dir/$name.log" 2>&1 || true
   end=$(now)
-  echo "$name $(echo "$end - $start" | bc) $(load)" >>"$dir/walls"
+  echo "$name $(awk "BEGIN { printf \"%.3f\", $end - $start }") $(load)" >>"$dir/walls"
 }
 
 # Timing runs of different sizes, so that what a process pays once and what
