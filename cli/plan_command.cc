@@ -183,8 +183,8 @@ void RegisterPlanCommand(CLI::App& app) {
                       "Seconds each process pays once (start-up, torch import); default: learned")
           ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--startup", args->request.startup_seconds,
-                  "Seconds each process spends before its pytest session (interpreter, plugins): "
-                  "no report sees them; added to the per-process cost")
+                  "Seconds each process spends outside its pytest session (interpreter, plugins, "
+                  "exit); default: learned from the gaps between sessions run one after another")
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--procs", args->request.options.procs,
                   "Parallel processes per split (PyTorch: 2)")

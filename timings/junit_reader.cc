@@ -115,6 +115,10 @@ std::vector<TimingRecord> ParseJUnitXml(const std::string& text, const std::stri
         wall->line = lines.LineAt(static_cast<size_t>(suite.offset_debug()));
         wall->wall_seconds = wall_seconds;
         wall->first_record = out.size();
+        // When the session began (pytest writes the start, not the end).
+        if (pugi::xml_attribute stamp = suite.attribute("timestamp"))
+          wall->start = EpochOfIso(stamp.as_string());
+        wall->host = suite.attribute("hostname").as_string();
       }
     }
     const int line = lines.LineAt(static_cast<size_t>(tc.offset_debug()));

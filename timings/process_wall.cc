@@ -8,9 +8,6 @@
 
 namespace testmap::timings {
 
-// Seconds since the epoch of the plugin's start_time (Python's
-// datetime.now(timezone.utc).isoformat(): "2026-12-01T08:00:00.123456+00:00"),
-// or a negative number when it does not read as one.
 namespace {
 
 // Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
@@ -27,7 +24,7 @@ long DaysFromCivil(long y, long m, long d) {
 
 }  // namespace
 
-double EpochOfIsoUtc(const std::string& iso) {
+double EpochOfIso(const std::string& iso) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, consumed = 0;
   double seconds = 0;
   if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &year, &month, &day, &hour, &minute,
@@ -35,13 +32,22 @@ double EpochOfIsoUtc(const std::string& iso) {
     return -1;
   }
   const std::string zone = iso.substr(consumed);
-  if (!zone.empty() && zone != "Z" && zone != "+00:00") return -1;
+  double offset = 0;  // seconds east of UTC
+  if (!zone.empty() && zone != "Z") {
+    int zh = 0, zm = 0, used = 0;
+    if ((zone[0] != '+' && zone[0] != '-') ||
+        std::sscanf(zone.c_str() + 1, "%2d:%2d%n", &zh, &zm, &used) != 2 ||
+        static_cast<size_t>(used) + 1 != zone.size() || zone.size() != 6 || zh > 23 || zm > 59) {
+      return -1;
+    }
+    offset = (zone[0] == '-' ? -1 : 1) * (zh * 3600.0 + zm * 60.0);
+  }
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || seconds < 0 ||
       seconds >= 61) {
     return -1;
   }
   return static_cast<double>(DaysFromCivil(year, month, day)) * 86400 + hour * 3600 + minute * 60 +
-         seconds;
+         seconds - offset;
 }
 
 bool TraceRunWall::Start(std::string_view run_record, const std::string& source, int line,
@@ -52,9 +58,12 @@ bool TraceRunWall::Start(std::string_view run_record, const std::string& source,
     return false;
   const auto& start = record["metadata"].value("start_time", nlohmann::json());
   if (!start.is_string()) return false;
-  start_ = EpochOfIsoUtc(start.get<std::string>());
+  start_ = EpochOfIso(start.get<std::string>());
   if (start_ < 0) return false;
   wall_ = ProcessWall{};
+  wall_.start = start_;
+  const auto& host = record["metadata"].value("hostname", nlohmann::json());
+  if (host.is_string()) wall_.host = host.get<std::string>();
   wall_.source = source;
   wall_.line = line;
   wall_.first_record = first_record;

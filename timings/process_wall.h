@@ -21,6 +21,12 @@ struct ProcessWall {
   double test_seconds = 0;  // sum of its tests' durations, skipped ones included
   int tests = 0;
   int files = 0;  // distinct test files it ran (collected)
+  // When the session (JUnit <testsuite timestamp>) or run (`run` record's
+  // start_time) began, in epoch seconds; < 0 when the report does not say.
+  // With the host, the gaps between processes that ran one after another
+  // tell what each paid outside its session (fixed_costs.h).
+  double start = -1;
+  std::string host;  // JUnit hostname, the run's metadata.hostname; "" unknown
   // The records of this process in the reader's output: [first, end).
   size_t first_record = 0, end_record = 0;
 
@@ -50,9 +56,12 @@ class TraceRunWall {
   std::set<std::string> files_;
 };
 
-// Seconds since the epoch of the plugin's start_time (Python's
-// datetime.now(timezone.utc).isoformat(): "2026-12-01T08:00:00.123456+00:00"),
-// or a negative number when it does not read as one.
-double EpochOfIsoUtc(const std::string& iso);
+// Seconds since the epoch of an ISO 8601 time as Python's isoformat()
+// writes it: the plugin's start_time ("2026-12-01T08:00:00.123456+00:00"),
+// pytest's JUnit timestamp (local time with its offset, "...T09:00:00+01:00";
+// pytest before 8 wrote no offset, read here as UTC: only differences
+// between times of one machine are used), "Z"; a negative number when it
+// does not read as one.
+double EpochOfIso(const std::string& iso);
 
 }  // namespace testmap::timings

@@ -1,6 +1,5 @@
 #include "mapper/plan/plan_request.h"
 
-#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -86,8 +85,8 @@ Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& reque
     options.process_overhead = costs.per_process;
     options.file_overhead = costs.per_file;
   }
-  if (request.startup_seconds < 0) throw core::UsageError("--startup cannot be negative");
-  options.process_overhead += request.startup_seconds;
+  const bool startup_given = request.startup_seconds >= 0;
+  options.startup_seconds = startup_given ? request.startup_seconds : costs.startup;
   timings::SummaryOptions summary;
   summary.percentile = request.percentile;
   TimingSelection selection =
@@ -112,11 +111,12 @@ Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& reque
     plan.overhead_source = "learned from " + std::to_string(costs.processes) + " process" +
                            (costs.processes == 1 ? "" : "es") + " in the reports";
   }
-  if (request.startup_seconds > 0) {
-    char startup[64];
-    std::snprintf(startup, sizeof startup, "%.2f s start-up given (--startup)",
-                  request.startup_seconds);
-    plan.overhead_source += (plan.overhead_source.empty() ? "" : "; ") + std::string(startup);
+  if (options.startup_seconds > 0) {
+    const std::string startup =
+        startup_given ? "outside the session given (--startup)"
+                      : "outside the session: the median of " + std::to_string(costs.startup_gaps) +
+                            " gap" + (costs.startup_gaps == 1 ? "" : "s") + " between sessions";
+    plan.overhead_source += (plan.overhead_source.empty() ? "" : "; ") + startup;
   }
   return plan;
 }

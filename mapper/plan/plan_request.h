@@ -27,10 +27,11 @@ struct PlanRequest {
   // options hold when any process is described; off when the user gave
   // either.
   bool learn_fixed_costs = true;
-  // Seconds each process spends before its pytest session starts (the
-  // interpreter, plugins' imports): no JUnit suite or trace run sees them,
-  // so they are given (--startup) and added to the per-process cost.
-  double startup_seconds = 0;
+  // Seconds each process spends outside its pytest session (the
+  // interpreter, plugins' imports, its exit): given (--startup), else
+  // (negative) learned from the gaps between sessions that ran one after
+  // another (fixed_costs.h) when learn_fixed_costs, else 0.
+  double startup_seconds = -1;
   PlanOptions options;
 };
 

@@ -20,6 +20,10 @@ std::string Seconds(double s) {
   return out.str();
 }
 
+// What every process that runs something pays once, in its session and
+// outside it.
+double ProcessCost(const PlanOptions& o) { return o.process_overhead + o.startup_seconds; }
+
 // The items of one feature group, ready for the partitioner.
 struct GroupWork {
   std::string name;
@@ -71,7 +75,7 @@ void Solve(GroupWork& g, int splits, int procs, double per_process) {
 // --max-minutes: the fewest splits whose plan fits under `limit`.
 void SolveForLimit(GroupWork& g, const Plan& plan, double limit) {
   const int procs = plan.options.procs;
-  const double per_process = plan.options.process_overhead;
+  const double per_process = ProcessCost(plan.options);
   double longest = 0;
   size_t longest_at = 0;
   for (size_t k = 0; k < g.items.size(); ++k) {
@@ -215,7 +219,7 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options, const Kno
   if (options.procs < 1 || options.procs > kMaxProcs)
     throw PlanError("--procs must be between 1 and " + std::to_string(kMaxProcs));
   if (options.margin < 0 || options.margin >= 1) throw PlanError("--margin must be in [0, 1)");
-  if (options.process_overhead < 0 || options.file_overhead < 0)
+  if (options.process_overhead < 0 || options.file_overhead < 0 || options.startup_seconds < 0)
     throw PlanError("fixed costs cannot be negative");
   if (tests.empty()) throw PlanError("nothing to plan: no tests");
   // Canonical order first: everything after depends only on the set.
@@ -264,7 +268,7 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options, const Kno
     }
     std::vector<int> splits = AllocateSplits(groups, options.splits, options.procs);
     for (size_t g = 0; g < groups.size(); ++g)
-      Solve(groups[g], splits[g], options.procs, options.process_overhead);
+      Solve(groups[g], splits[g], options.procs, ProcessCost(options));
   }
   for (const GroupWork& g : groups) {
     EmitSplits(plan, g);

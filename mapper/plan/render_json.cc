@@ -53,6 +53,7 @@ nlohmann::json PlanToJson(const Plan& plan, int split) {
             {"procs", o.procs},
             {"file_overhead", o.file_overhead},
             {"process_overhead", o.process_overhead},
+            {"startup_seconds", o.startup_seconds},
             {"fixed_costs_source", plan.overhead_source.empty() ? "given" : plan.overhead_source},
             {"equal_pieces", o.equal_pieces},
             {"cut_seconds", o.cut_seconds},

@@ -59,10 +59,14 @@ void RenderTable(const Plan& plan, int split, std::ostream& out) {
         << Format("%g", plan.options.max_minutes) << " less "
         << Format("%g", plan.options.margin * 100) << "% margin)\n";
   }
-  if (plan.options.process_overhead > 0 || plan.options.file_overhead > 0) {
-    out << "fixed costs: " << Format("%.2f", plan.options.process_overhead) << " s per process + "
-        << Format("%.2f", plan.options.file_overhead) << " s per file it runs ("
-        << (plan.overhead_source.empty() ? "given" : plan.overhead_source) << ")\n";
+  const PlanOptions& o = plan.options;
+  if (o.process_overhead > 0 || o.file_overhead > 0 || o.startup_seconds > 0) {
+    out << "fixed costs: " << Format("%.2f", o.process_overhead) << " s per process + "
+        << Format("%.2f", o.file_overhead) << " s per file it runs"
+        << (o.startup_seconds > 0
+                ? " + " + Format("%.2f", o.startup_seconds) + " s per process outside its session"
+                : std::string())
+        << " (" << (plan.overhead_source.empty() ? "given" : plan.overhead_source) << ")\n";
   }
   if (plan.estimated_tests > 0) {
     out << "estimated: " << plan.estimated_tests << " of " << plan.tests.size() << " tests, "

@@ -23,11 +23,15 @@ PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::Timin
   std::unordered_set<std::string> used_ids, used_files;
   std::unordered_map<std::string, int> split_of_id, split_of_file;
   PlanReport report;
+  report.startup_seconds = plan.options.startup_seconds;
   for (const PlannedSplit& s : plan.splits) {
     SplitReport r;
     r.split = s.index;
     r.group = s.group;
-    r.predicted_seconds = s.seconds;
+    // The plan's time less what it adds outside the session (each split runs
+    // its processes side by side, so once).
+    r.predicted_seconds =
+        s.items.empty() ? 0 : std::max(0.0, s.seconds - plan.options.startup_seconds);
     for (int i : s.items) {
       const PlanItem& item = plan.items[i];
       r.planned_seconds += item.seconds;
@@ -111,16 +115,22 @@ PlanReport ComparePlanWithRun(const Plan& plan, const std::vector<timings::Timin
   return report;
 }
 
+double SplitReport::ErrorPercent() const {
+  return measured_wall_seconds > 0
+             ? (measured_wall_seconds - predicted_seconds) / measured_wall_seconds * 100
+             : 0;
+}
+
 void RenderReportTable(const PlanReport& report, std::ostream& out) {
   char line[256];
   std::snprintf(line, sizeof line, "%-6s %12s %12s %8s %12s %12s %8s %11s\n", "split", "planned_s",
-                "measured_s", "ratio", "predicted_s", "wall_s", "ratio", "timed");
+                "measured_s", "ratio", "predicted_s", "session_s", "error", "timed");
   out << line;
   for (const SplitReport& r : report.splits) {
     char wall[64] = "           -        -";
     if (r.measured_wall_seconds >= 0) {
-      std::snprintf(wall, sizeof wall, "%12.1f %8.3f", r.measured_wall_seconds,
-                    r.predicted_seconds > 0 ? r.measured_wall_seconds / r.predicted_seconds : 0.0);
+      std::snprintf(wall, sizeof wall, "%12.1f %+7.1f%%", r.measured_wall_seconds,
+                    r.ErrorPercent());
     }
     std::snprintf(line, sizeof line, "%-6d %12.1f %12.1f %8.3f %12.1f %s %5d/%-5d\n", r.split,
                   r.planned_seconds, r.measured_seconds,
@@ -133,6 +143,17 @@ void RenderReportTable(const PlanReport& report, std::ostream& out) {
       report.measured_seconds,
       report.planned_seconds > 0 ? report.measured_seconds / report.planned_seconds : 0.0);
   out << line;
+  out << "planned_s/measured_s: the tests' own seconds; predicted_s/session_s: pytest sessions "
+         "(JUnit <testsuite time>, trace runs), fixed costs inside them included; error: "
+         "(session - predicted) / session";
+  if (report.startup_seconds > 0) {
+    std::snprintf(line, sizeof line,
+                  ".\nEach split also pays %.2f s outside its sessions (start-up, exit), in "
+                  "the plan's split times but in no report",
+                  report.startup_seconds);
+    out << line;
+  }
+  out << "\n";
   if (report.unplanned_tests) {
     out << "note: " << report.unplanned_tests << " measured tests are in no split of the plan\n";
   }
@@ -141,22 +162,26 @@ void RenderReportTable(const PlanReport& report, std::ostream& out) {
 nlohmann::json ReportToJson(const PlanReport& report) {
   nlohmann::json splits = nlohmann::json::array();
   for (const SplitReport& r : report.splits) {
-    splits.push_back({{"split", r.split},
-                      {"group", r.group},
-                      {"planned_seconds", r.planned_seconds},
-                      {"measured_seconds", r.measured_seconds},
-                      {"tests", r.tests},
-                      {"measured_tests", r.measured_tests},
-                      {"predicted_seconds", r.predicted_seconds},
-                      {"measured_wall_seconds", r.measured_wall_seconds >= 0
-                                                    ? nlohmann::json(r.measured_wall_seconds)
-                                                    : nlohmann::json()},
-                      {"processes", r.processes}});
+    splits.push_back(
+        {{"split", r.split},
+         {"group", r.group},
+         {"planned_seconds", r.planned_seconds},
+         {"measured_seconds", r.measured_seconds},
+         {"tests", r.tests},
+         {"measured_tests", r.measured_tests},
+         {"predicted_seconds", r.predicted_seconds},
+         {"measured_wall_seconds", r.measured_wall_seconds >= 0
+                                       ? nlohmann::json(r.measured_wall_seconds)
+                                       : nlohmann::json()},
+         {"processes", r.processes},
+         {"error_percent",
+          r.measured_wall_seconds >= 0 ? nlohmann::json(r.ErrorPercent()) : nlohmann::json()}});
   }
   return {{"splits", splits},
           {"planned_seconds", report.planned_seconds},
           {"measured_seconds", report.measured_seconds},
-          {"unplanned_tests", report.unplanned_tests}};
+          {"unplanned_tests", report.unplanned_tests},
+          {"startup_seconds", report.startup_seconds}};
 }
 
 }  // namespace testmap::plan

@@ -142,6 +142,10 @@ TEST(JUnitReader, SuitesAreProcessesWithTheirWallTime) {
   ASSERT_EQ(walls.size(), 1u);
   EXPECT_EQ(walls[0].tests, 8);
   EXPECT_GT(walls[0].wall_seconds, walls[0].test_seconds);
+  // When the session began and where: pytest's timestamp and hostname.
+  // 2026-11-29T23:25:32.211898+00:00, as Python reads it.
+  EXPECT_NEAR(walls[0].start, 1795994732.211898, 1e-6);
+  EXPECT_EQ(walls[0].host, "vm");
 }
 
 TEST(JUnitReader, EmptyFileAndWrongRoot) {

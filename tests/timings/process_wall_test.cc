@@ -12,20 +12,26 @@
 namespace testmap::timings {
 namespace {
 
-TEST(ProcessWall, EpochOfIsoUtcAgreesWithPython) {
+TEST(ProcessWall, EpochOfIsoAgreesWithPython) {
+  // The plugin's UTC start_time, pytest's JUnit timestamp with the local
+  // offset, and pytest < 8's without one (read as UTC, as Python does
+  // with tzinfo=utc).
   const char* stamps[] = {"2026-12-01T08:00:00.123456+00:00", "1970-01-01T00:00:00+00:00",
-                          "2000-02-29T23:59:59.5+00:00", "2024-03-01T00:00:00Z",
-                          "2100-12-31T12:34:56.000001+00:00"};
+                          "2000-02-29T23:59:59.5+00:00",      "2024-03-01T00:00:00Z",
+                          "2100-12-31T12:34:56.000001+00:00", "2026-12-01T09:00:00.25+01:00",
+                          "2026-11-30T19:30:00-05:30",        "2026-11-29T23:25:28.092635"};
   for (const char* iso : stamps) {
     auto py = testing::Python(
-        {"-c", std::string("import datetime; print(repr(datetime.datetime.fromisoformat('") + iso +
-                   "'.replace('Z', '+00:00')).timestamp()))"});
+        {"-c", std::string("import datetime as d; t = d.datetime.fromisoformat('") + iso +
+                   "'.replace('Z', '+00:00')); print(repr((t if t.tzinfo else "
+                   "t.replace(tzinfo=d.timezone.utc)).timestamp()))"});
     ASSERT_EQ(py.rc, 0) << py.err;
-    EXPECT_NEAR(EpochOfIsoUtc(iso), std::strtod(py.out.c_str(), nullptr), 1e-6) << iso;
+    EXPECT_NEAR(EpochOfIso(iso), std::strtod(py.out.c_str(), nullptr), 1e-6) << iso;
   }
-  for (const char* bad : {"", "yesterday", "2026-13-01T00:00:00+00:00", "2026-12-01T25:00:00+00:00",
-                          "2026-12-01T08:00:00+02:00"}) {
-    EXPECT_LT(EpochOfIsoUtc(bad), 0) << bad;
+  for (const char* bad :
+       {"", "yesterday", "2026-13-01T00:00:00+00:00", "2026-12-01T25:00:00+00:00",
+        "2026-12-01T08:00:00+2:00", "2026-12-01T08:00:00+02:00x", "2026-12-01T08:00:00 CET"}) {
+    EXPECT_LT(EpochOfIso(bad), 0) << bad;
   }
 }
 
@@ -44,6 +50,7 @@ TEST(ProcessWall, TraceRunWallFromStartToTheLastTestsEnd) {
   EXPECT_EQ(w->tests, 3);
   EXPECT_EQ(w->files, 2);
   EXPECT_EQ(w->end_record, 3u);
+  EXPECT_DOUBLE_EQ(w->start, 10.0);
   // No start_time, or no tests: nothing to learn from.
   EXPECT_FALSE(wall.Start(R"({"metadata":{}})", "s.jsonl", 1, 0));
   EXPECT_FALSE(wall.Finish(0));

@@ -2,8 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
 #include "mapper/plan/planner.h"
 #include "plan_fixtures.h"
+#include "tests/support/command.h"
+#include "tests/support/temp_dir.h"
+#include "timings/junit_reader.h"
 
 namespace testmap::plan {
 namespace {
@@ -45,6 +51,81 @@ TEST(FixedCosts, NeverNegative) {
   EXPECT_NEAR(d.per_file, 5.1 / 6, 1e-9);
   // A suite whose tests add up to more than its time (rounding) costs 0.
   EXPECT_DOUBLE_EQ(Wall(1, 10, 9.99).Overhead(), 0);
+}
+
+timings::ProcessWall Session(double start, double wall, const std::string& host = "h") {
+  timings::ProcessWall w = Wall(1, 0, wall);
+  w.start = start;
+  w.host = host;
+  return w;
+}
+
+TEST(FixedCosts, StartupIsTheMedianGapBetweenSessionsOneAfterAnother) {
+  // Sessions [0,10] [14,20] [25,30] [31,40]: gaps 4, 5, 1; median 4.
+  FixedCosts c = LearnFixedCosts({Session(25, 5), Session(0, 10), Session(31, 9), Session(14, 6)});
+  EXPECT_DOUBLE_EQ(c.startup, 4);
+  EXPECT_EQ(c.startup_gaps, 3);
+  // An even count takes the middle two's mean: gaps 4 and 5.
+  EXPECT_DOUBLE_EQ(LearnFixedCosts({Session(0, 10), Session(14, 6), Session(25, 5)}).startup, 4.5);
+}
+
+TEST(FixedCosts, NoGapWhereSessionsOverlapOrAreApartOrOnOtherHosts) {
+  // Side by side (two streams): [0,10] [2,12] [13,20]: only 12 -> 13, when
+  // nothing else runs; 10 -> 13 is not one process's gap.
+  FixedCosts side = LearnFixedCosts({Session(0, 10), Session(2, 10), Session(13, 7)});
+  EXPECT_EQ(side.startup_gaps, 1);
+  EXPECT_DOUBLE_EQ(side.startup, 1);
+  // Another night, and another host, tell nothing.
+  FixedCosts apart = LearnFixedCosts(
+      {Session(0, 10), Session(10 + kMaxStartupGapSeconds + 1, 5), Session(12, 3, "other")});
+  EXPECT_EQ(apart.startup_gaps, 0);
+  EXPECT_DOUBLE_EQ(apart.startup, 0);
+  // Without start times (a .test_durations, an old report) nothing either.
+  EXPECT_EQ(LearnFixedCosts({Wall(1, 1, 2), Wall(2, 1, 3)}).startup_gaps, 0);
+}
+
+// Ground truth from outside: real pytest processes run one after another,
+// each timed as a whole from the driver that starts it. A conftest makes
+// the time outside the session large and known in part (0.6 s at import,
+// before the session; 0.4 s at unconfigure, after it). What the reports'
+// gaps say a process pays outside its session must match the processes'
+// whole time less their session time, which no report holds.
+TEST(FixedCosts, StartupFromRealReportsMatchesWholeProcessesLessTheirSessions) {
+  testing::TempDir dir;
+  dir.Write("pytest.ini", "[pytest]\n");
+  dir.Write("conftest.py",
+            "import time\ntime.sleep(0.6)\n\ndef pytest_unconfigure(config):\n"
+            "    time.sleep(0.4)\n");
+  dir.Write("test_a.py", "def test_one():\n    pass\n\ndef test_two():\n    pass\n");
+  const std::string driver = dir.Write("drive.py", R"(
+import json, subprocess, sys, time
+walls = []
+for k in range(4):
+    start = time.time()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    "-p", "no:hypothesispytest", "test_a.py", "--junitxml", f"run{k}.xml"],
+                   check=True, stdout=subprocess.DEVNULL)
+    walls.append(time.time() - start)
+print(json.dumps(walls))
+)");
+  auto run = testing::Python({driver}, dir.path().string());
+  ASSERT_EQ(run.rc, 0) << run.err;
+  const auto whole = nlohmann::json::parse(run.out);
+  std::vector<timings::ProcessWall> walls;
+  std::vector<double> outside;
+  for (size_t k = 0; k < whole.size(); ++k) {
+    timings::ReadJUnitXml(dir.path().string() + "/run" + std::to_string(k) + ".xml", &walls);
+    ASSERT_EQ(walls.size(), k + 1);
+    ASSERT_GT(walls.back().start, 0);
+    outside.push_back(whole[k].get<double>() - walls.back().wall_seconds);
+  }
+  std::sort(outside.begin(), outside.end());
+  const double truth = (outside[1] + outside[2]) / 2;  // the median of 4
+  FixedCosts c = LearnFixedCosts(walls);
+  EXPECT_EQ(c.startup_gaps, 3);
+  EXPECT_GT(c.startup, 1.0);  // the conftest's sleeps at least
+  EXPECT_NEAR(c.startup, truth, 0.2 + 0.15 * truth)
+      << "outside the sessions: " << outside[0] << " .. " << outside[3];
 }
 
 // The per-process cost changes no placement, only what is predicted: each
