@@ -89,6 +89,7 @@ json PlanJson(const PlanView& p) {
       j["measured_seconds"] = *s.measured_seconds;
       j["planned_test_seconds"] = *s.planned_test_seconds;
       j["measured_tests"] = s.measured_tests;
+      j["session_predicted_seconds"] = *s.session_predicted_seconds;
       if (s.measured_wall_seconds) {
         j["measured_wall_seconds"] = *s.measured_wall_seconds;
         j["processes"] = s.processes;
@@ -116,6 +117,7 @@ json PlanJson(const PlanView& p) {
   if (p.report_measured_seconds) {
     j["report_planned_seconds"] = *p.report_planned_seconds;
     j["report_measured_seconds"] = *p.report_measured_seconds;
+    j["report_startup_seconds"] = *p.report_startup_seconds;
   }
   return j;
 }

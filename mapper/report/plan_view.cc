@@ -133,6 +133,7 @@ void ReadReport(const std::string& path, PlanView& view) {
   view.report_planned_seconds = f.Number(doc, "planned_seconds");
   view.report_measured_seconds = f.Number(doc, "measured_seconds");
   view.unplanned_tests = f.Integer(doc, "unplanned_tests");
+  view.report_startup_seconds = f.OptionalNumber(doc, "startup_seconds").value_or(0);
   for (const JsonValue& s : f.Need(doc, "splits", Kind::kArray).elements) {
     f.Object(s, "a split");
     int index = f.Integer(s, "split");
@@ -148,6 +149,7 @@ void ReadReport(const std::string& path, PlanView& view) {
     it->planned_test_seconds = f.Number(s, "planned_seconds");
     it->measured_seconds = f.Number(s, "measured_seconds");
     it->measured_tests = f.Integer(s, "measured_tests");
+    it->session_predicted_seconds = f.Number(s, "predicted_seconds");
     it->measured_wall_seconds = f.OptionalNumber(s, "measured_wall_seconds");
     if (f.Has(s, "processes")) it->processes = f.Integer(s, "processes");
   }

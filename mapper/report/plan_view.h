@@ -27,8 +27,10 @@ struct PlanViewItem {
 struct PlanViewSplit {
   int split = 0;  // 1-based
   std::string group;
-  double predicted_seconds = 0;  // the split's duration (longest process, with overhead)
-  double item_seconds = 0;       // sum of its items
+  // The plan's whole predicted time of the split (its longest process,
+  // fixed costs inside and outside the pytest session included).
+  double predicted_seconds = 0;
+  double item_seconds = 0;  // sum of its items
   double estimated_seconds = 0;
   std::vector<double> process_seconds;  // with --procs > 1
   int tests = 0, estimated_tests = 0;
@@ -36,9 +38,12 @@ struct PlanViewSplit {
   size_t rest_items = 0;
   double rest_seconds = 0, rest_estimated_seconds = 0;
   // From the plan report, when given: sums of test durations, planned and
-  // measured; and the wall time of the processes that ran the split (like
-  // predicted_seconds, fixed costs included), when the reports know them.
-  std::optional<double> planned_test_seconds, measured_seconds, measured_wall_seconds;
+  // measured; the predicted session time of the split as the report
+  // computed it (mapper/plan/report.h: the process's time outside its
+  // session left out); and the session wall time of the processes that ran
+  // the split, which compares with it, when the reports know them.
+  std::optional<double> planned_test_seconds, measured_seconds, session_predicted_seconds,
+      measured_wall_seconds;
   int measured_tests = 0, processes = 0;
 };
 
@@ -55,6 +60,9 @@ struct PlanView {
   std::vector<std::string> notes;
   std::vector<PlanViewSplit> splits;
   std::optional<double> report_planned_seconds, report_measured_seconds;
+  // What the plan adds to each split outside the sessions, as the report
+  // says (0 in reports that predate it).
+  std::optional<double> report_startup_seconds;
   int unplanned_tests = 0;
 };
 

@@ -417,10 +417,13 @@
       seconds(plan.makespan_seconds) + ', lower bound ' + seconds(plan.lower_bound_seconds) +
       (plan.estimated_tests ? '; ' + plural(plan.estimated_tests, 'test') + ' estimated (' +
         seconds(plan.estimated_seconds) + ')' : '') + '. From ' + plan.source +
-      (plan.report_source ? ', measured in ' + plan.report_source : '') + '.' }));
+      (plan.report_source ? ', measured in ' + plan.report_source : '') + '.' +
+      (plan.report_startup_seconds ? ' The plan adds ' + seconds(plan.report_startup_seconds) +
+        ' per process outside its pytest session (start-up and exit); the report compares ' +
+        'session with session, so the measured bars are drawn against the predicted session.' : '') }));
     for (const n of plan.notes) body.append(el('p', { class: 'status', text: n }));
 
-    const left = 120, right = 150, barH = 16, gap = plan.report_source ? 14 : 8, top = 24;
+    const left = 120, right = plan.report_source ? 300 : 150, barH = 16, gap = plan.report_source ? 14 : 8, top = 24;
     const width = Math.max(480, Math.min(1100, body.clientWidth || 900) - left - right);
     const splits = plan.splits;
     const maxS = Math.max(1e-9, plan.makespan_seconds, plan.lower_bound_seconds, plan.limit_seconds,
@@ -453,7 +456,12 @@
         (s.group ? s.group + ' ' : '') + 'split ' + s.split));
       // Items in plan order, scaled to the split's duration (overhead and,
       // with several processes, their maximum included); slivers merged.
-      const f = s.item_seconds > 0 ? s.predicted_seconds / s.item_seconds : 0;
+      // With a report, that is its predicted session time, which compares
+      // with the measured session wall time below, and the plan's time
+      // outside the session follows it up to the whole process.
+      const session = s.session_predicted_seconds;
+      const inSession = session !== undefined ? session : s.predicted_seconds;
+      const f = s.item_seconds > 0 ? inSession / s.item_seconds : 0;
       let at = 0, pending = null, alt = false;
       const flush = () => {
         if (!pending) return;
@@ -486,16 +494,28 @@
         at += s.rest_seconds * f;
       }
       flush();
-      // Measured: the wall time of the processes that ran the split, which
-      // compares with the predicted bar; else the sum of its test durations.
-      let label = seconds(s.predicted_seconds);
+      if (session !== undefined && s.predicted_seconds > session) {
+        const o = svg('rect', { class: 'outside', x: x(session), y,
+          width: ((s.predicted_seconds - session) / maxS) * width, height: barH });
+        o.append(svg('title', {}, 'outside the pytest session (start-up and exit), as the plan ' +
+          'predicts the whole process: ' + seconds(s.predicted_seconds) + ' in all, ' +
+          seconds(session) + ' in the session'));
+        row.append(o);
+      }
+      // Measured: the session wall time of the processes that ran the
+      // split, which compares with the predicted session; else the sum of
+      // its test durations.
+      let label = session !== undefined
+        ? seconds(session) + ' session · ' + seconds(s.predicted_seconds) + ' process'
+        : seconds(s.predicted_seconds);
       const wall = s.measured_wall_seconds !== undefined;
       const measured = wall ? s.measured_wall_seconds : s.measured_seconds;
       if (measured !== undefined) {
         const m = svg('rect', { class: 'measured', x: left, y: y + barH + 2,
           width: Math.max(0.5, (measured / maxS) * width), height: 5 });
-        m.append(svg('title', {}, (wall ? 'measured wall time ' + seconds(measured) + ' of ' +
-          plural(s.processes, 'process') : 'measured ' + seconds(measured) + ' of test time') +
+        m.append(svg('title', {}, (wall ? 'measured session wall time ' + seconds(measured) + ' of ' +
+          plural(s.processes, 'process') + (session !== undefined ? ', ' + seconds(session) +
+          ' predicted' : '') : 'measured ' + seconds(measured) + ' of test time') +
           '; tests: ' + seconds(s.measured_seconds) + ' measured over ' +
           plural(s.measured_tests, 'test') + ', ' + seconds(s.planned_test_seconds) + ' planned'));
         row.append(m);
@@ -514,15 +534,20 @@
     if (plan.limit_seconds > 0) line('limit', plan.limit_seconds, 'limit ' + seconds(plan.limit_seconds));
     body.append(g);
     body.append(el('p', { class: 'legend' },
-      el('span', null, el('i', { style: 'background:#4c7fd0' }), 'predicted (items)'),
+      el('span', null, el('i', { style: 'background:#4c7fd0' }),
+        plan.report_source ? 'predicted (session: items and fixed costs)' : 'predicted (items)'),
       el('span', null, el('i', { style: 'background:#a5c3ee' }), 'estimated'),
+      plan.report_source ? el('span', null, el('i', { style: 'background:#d3d9e3' }),
+        'predicted outside the session (start-up, exit)') : null,
       plan.report_source ? el('span', null, el('i', { style: 'background:#e8590c' }), 'measured') : null,
       el('span', null, el('i', { style: 'border-top:2px dashed #2b8a3e;height:0' }), 'lower bound')));
 
     const table = el('table', { class: 'data', id: 'plan-table' });
-    const heads = ['split', 'group', 'predicted', 'estimated', 'tests', 'estimated tests'];
+    const heads = ['split', 'group', 'predicted (process)', 'estimated', 'tests', 'estimated tests'];
     const walls = splits.some((s) => s.measured_wall_seconds !== undefined);
-    if (plan.report_source) heads.push('planned (tests)', 'measured', 'measured tests', 'off by');
+    if (plan.report_source) {
+      heads.push('planned (tests)', 'measured', 'measured tests', 'off by', 'predicted (session)');
+    }
     if (walls) heads.push('measured wall', 'processes');
     table.append(el('thead', null, el('tr', null, ...heads.map((h) => el('th', { text: h })))));
     const tb = el('tbody');
@@ -532,10 +557,12 @@
       if (plan.report_source) {
         const off = s.planned_test_seconds > 0 && s.measured_seconds !== undefined
           ? signedPercent(s.measured_seconds / s.planned_test_seconds - 1) : '';
-        cells.push(seconds(s.planned_test_seconds), seconds(s.measured_seconds), s.measured_tests, off);
+        cells.push(seconds(s.planned_test_seconds), seconds(s.measured_seconds), s.measured_tests, off,
+                   seconds(s.session_predicted_seconds));
       }
       if (walls) cells.push(seconds(s.measured_wall_seconds), s.processes === undefined ? '' : s.processes);
-      tb.append(el('tr', { 'data-split': s.split, 'data-predicted': s.predicted_seconds,
+      tb.append(el('tr', { 'data-split': s.split, 'data-predicted-process': s.predicted_seconds,
+                           'data-predicted-session': s.session_predicted_seconds,
                            'data-measured': s.measured_seconds,
                            'data-measured-wall': s.measured_wall_seconds },
         ...cells.map((c) => el('td', { class: typeof c === 'number' ? 'num' : null, text: String(c) }))));

@@ -172,13 +172,20 @@ window.__only = async (evidence) => {
 window.__plan = () => ({
   summary: (document.getElementById('plan-summary') || {}).textContent || null,
   rows: [...document.querySelectorAll('#plan-table tbody tr')].map((tr) => ({
-    split: +tr.dataset.split, predicted: +tr.dataset.predicted,
+    split: +tr.dataset.split, predicted_process: +tr.dataset.predictedProcess,
+    predicted_session: tr.dataset.predictedSession === undefined ? null : +tr.dataset.predictedSession,
+    cells: [...tr.children].map((td) => td.textContent),
     measured: tr.dataset.measured === undefined ? null : +tr.dataset.measured,
     measured_wall: tr.dataset.measuredWall === undefined ? null : +tr.dataset.measuredWall})),
+  heads: [...document.querySelectorAll('#plan-table thead th')].map((th) => th.textContent),
+  legend: [...document.querySelectorAll('#plan-body .legend span')].map((e) => e.textContent),
   gantt: [...document.querySelectorAll('#plan-gantt g.split')].map((g) => ({
     split: +g.dataset.split, bars: g.querySelectorAll('rect.bar').length,
     measured: g.querySelectorAll('rect.measured').length,
-    width: [...g.querySelectorAll('rect.bar')].reduce((w, r) => w + +r.getAttribute('width'), 0)})),
+    width: [...g.querySelectorAll('rect.bar')].reduce((w, r) => w + +r.getAttribute('width'), 0),
+    outside: [...g.querySelectorAll('rect.outside')].reduce((w, r) => w + +r.getAttribute('width'), 0),
+    measured_width: [...g.querySelectorAll('rect.measured')]
+      .reduce((w, r) => w + +r.getAttribute('width'), 0)})),
 });
 window.__admission = () => ({
   summary: (document.getElementById('admission-summary') || {}).textContent || null,

@@ -113,6 +113,16 @@ TEST_F(ReportCommand, APlanReportMustBeOfThePlanAndComeWithIt) {
                report, "--format", "json"});
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["splits"], 4);
+  // The page compares the report's own predicted session time with what it
+  // measured: a report without it is not one.
+  json cut = json::parse(ReadFile(report));
+  cut["splits"][0].erase("predicted_seconds");
+  std::string cut_report = WriteTempFile("measured-cut.json", cut.dump(1));
+  r = Testmap(
+      {"report", "--index", *index_, "--out", out, "--plan", Plan(4), "--plan-report", cut_report});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find(cut_report), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs `predicted_seconds`"), std::string::npos) << r.err;
 }
 
 TEST_F(ReportCommand, MissingIndexAndUnwritableOutAreErrors) {
