@@ -4,8 +4,10 @@
 // tree made of copies of it.
 //
 //   build/bin/scan_perftest [--copies 250] [--rounds 3] [--no-pytest] [--suite DIR]
+//                           [--testmap BIN]
 // (--suite: another suite directory than examples/suite, e.g. an older
-// checkout's, to compare two versions of the scanner on the same files)
+// checkout's, and --testmap another build's binary, to compare two versions
+// of the scanner on the same files)
 //
 // Prints the ratios the scan issues set targets for, whole processes as a
 // user runs them: `testmap scan` with the torch snapshot cached and the scan
@@ -196,9 +198,12 @@ int main(int argc, char** argv) {
   int copies = 250, rounds = 3;
   bool run_pytest = true;
   std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
+  std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--copies") && i + 1 < argc)
       copies = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--testmap") && i + 1 < argc)
+      bin = argv[++i];
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
       rounds = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--no-pytest"))
@@ -207,7 +212,6 @@ int main(int argc, char** argv) {
       suite = argv[++i];
   }
   std::string python = TESTMAP_PYTHON;
-  std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
       python, testmap::torch_snapshot::DefaultCacheDir());
 
