@@ -15,10 +15,12 @@ bool IsWordChar(char c) {
          (c & 0x80);
 }
 
-// One logical line: from its first token to its last (comments excluded),
-// brackets and continuations joined.
+// One logical line: from its first token to its last, brackets and
+// continuations joined. A comment after the last token on its line belongs
+// to the statement in tree-sitter's tree (the line's newline follows it).
 struct LogicalLine {
   size_t start = 0, last_end = 0;
+  size_t comment_end = 0;  // end of such a comment, if any
   int indent = 0;
   int max_depth = 0;
 };
@@ -43,29 +45,38 @@ class Lexer {
         i_ = p + 1;
         continue;
       }
-      *line = LogicalLine{p, p, indent, 0};
+      *line = LogicalLine{p, p, 0, indent, 0};
       int depth = 0;
+      bool same_line = true;  // no line break since the last token
       while (p < n) {
         char c = s_[p];
         if (c == '#') {
           while (p < n && s_[p] != '\n') ++p;
+          if (same_line) line->comment_end = p;
         } else if (c == '\\' && p + 1 < n && s_[p + 1] == '\n') {
           p += 2;
+          same_line = false;
         } else if (c == '\\' && p + 2 < n && s_[p + 1] == '\r' && s_[p + 2] == '\n') {
           p += 3;
+          same_line = false;
         } else if (c == '\n') {
           ++p;
+          same_line = false;
           if (depth == 0) break;
         } else if (c == ' ' || c == '\r' || c == '\t' || c == '\f') {
           ++p;
         } else if (c == '"' || c == '\'') {
           if (!SkipString(&p)) return Fail();
           line->last_end = p;
+          line->comment_end = 0;
+          same_line = true;
         } else {
           if (c == '(' || c == '[' || c == '{')
             line->max_depth = std::max(line->max_depth, ++depth);
           if ((c == ')' || c == ']' || c == '}') && --depth < 0) return Fail();
           line->last_end = ++p;
+          line->comment_end = 0;
+          same_line = true;
         }
       }
       if (depth != 0) return Fail();
@@ -217,7 +228,8 @@ std::vector<MethodBody> FindMethodBodies(std::string_view s) {
         elide = lines[q].indent >= lines[j + 1].indent && lines[q].indent <= kMaxIndent &&
                 lines[q].max_depth <= kMaxBracketDepth;
       if (elide) {
-        MethodBody b{lines[j + 1].start, lines[m - 1].last_end, 0};
+        const LogicalLine& last = lines[m - 1];
+        MethodBody b{lines[j + 1].start, last.comment_end ? last.comment_end : last.last_end, 0};
         row += static_cast<int>(std::count(s.begin() + row_at, s.begin() + b.end - 1, '\n'));
         row_at = b.end - 1;
         b.end_row = row;

@@ -20,7 +20,7 @@ namespace testmap::python {
 
 struct MethodBody {
   size_t begin = 0;  // first byte of the body's first statement
-  size_t end = 0;    // one past the last token of its last statement
+  size_t end = 0;    // one past its last token, or a comment after it on its line
   int end_row = 0;   // 0-based line of that token
 };
 

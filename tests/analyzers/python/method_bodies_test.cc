@@ -133,6 +133,10 @@ TEST(MethodBodies, LexicalCornersParseAsInFull) {
        "class T:\n    def test_a(self):\n        pass;\n\n  # low comment\n        # more\n\n"
        "    # between\n    def test_b(self): return 1\n",
        1},
+      {"comment after the last token, then at column zero",
+       "class T:\n    def test_a(self):\n        self.f(True)  # c\n# col zero\n\n"
+       "    # between\n    def test_b(self):\n        x = (1,  # in brackets\n 2)\n",
+       2},
       {"one-line and nested class",
        "class T:\n    def f(self): return 1\n    class Inner:\n        def g(self):\n"
        "            pass\n",
@@ -153,11 +157,12 @@ TEST(MethodBodies, LexicalCornersParseAsInFull) {
   for (const Case& c : cases) EXPECT_EQ(CheckAgainstFullParse(c.src, c.what), c.skipped) << c.what;
 }
 
-TEST(MethodBodies, BodyBoundsAreItsFirstAndLastTokens) {
+TEST(MethodBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
   std::string src = "class T:\n    def f(self):\n        a = 1\n        b = 2  # x\n\nx = 1\n";
   auto bodies = FindMethodBodies(src);
   ASSERT_EQ(bodies.size(), 1u);
-  EXPECT_EQ(src.substr(bodies[0].begin, bodies[0].end - bodies[0].begin), "a = 1\n        b = 2");
+  EXPECT_EQ(src.substr(bodies[0].begin, bodies[0].end - bodies[0].begin),
+            "a = 1\n        b = 2  # x");
   EXPECT_EQ(bodies[0].end_row, 3);
 }
 
