@@ -71,7 +71,7 @@ ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mod
     }
     r.end_point = point(source_.size());
     r.end_byte = static_cast<uint32_t>(source_.size());
-    ranges.push_back(r);
+    if (r.start_byte < r.end_byte) ranges.push_back(r);
     ts_parser_set_included_ranges(parser, ranges.data(), static_cast<uint32_t>(ranges.size()));
     tree_ = Parse(parser, skeleton);
     ts_parser_set_included_ranges(parser, nullptr, 0);

@@ -152,6 +152,8 @@ TEST(MethodBodies, LexicalCornersParseAsInFull) {
        0},
       {"tab indentation", "class T:\n\tdef test_a(self):\n\t\tpass\n", 0},
       {"unterminated string", "class T:\n    def test_a(self):\n        s = 'abc\n", 0},
+      {"no newline at the end", "class T:\n    def test_a(self):\n        pass", 1},
+      {"comment at the end", "class T:\n    def test_a(self):\n        pass  # end", 1},
       {"crlf", "class T:\r\n    def test_a(self):\r\n        pass\r\n", 1},
   };
   for (const Case& c : cases) EXPECT_EQ(CheckAgainstFullParse(c.src, c.what), c.skipped) << c.what;
