@@ -85,22 +85,34 @@ ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mod
 }
 
 bool ParsedModule::PlaceholdersConfirmed() const {
-  // Each placeholder must be the whole body of a def that ends with it, so
-  // that the tree is the full parse's with those bodies cut off.
-  for (const MethodBody& b : skipped_) {
-    TSNode n = ts_node_descendant_for_byte_range(root(), static_cast<uint32_t>(b.begin),
-                                                 static_cast<uint32_t>(b.begin + 1));
-    TSNode statement = ts_node_parent(n), block = ts_node_parent(statement),
-           def = ts_node_parent(block);
-    if (!Is(n, "integer") || !Is(statement, "expression_statement") || !Is(block, "block") ||
-        !Is(def, "function_definition"))
-      return false;
-    for (TSNode x : {n, statement, block})
-      if (ts_node_start_byte(x) != b.begin) return false;
-    for (TSNode x : {n, statement, block, def})
-      if (ts_node_end_byte(x) != b.begin + 1) return false;
-  }
-  return true;
+  // Each placeholder must be the whole body of a def of a top-level class
+  // that ends with it, so that the tree is the full parse's with those
+  // bodies cut off. Walked top-down, in source order like the placeholders.
+  size_t next = 0;
+  auto children = [](TSNode parent, auto&& visit) {
+    TSTreeCursor c = ts_tree_cursor_new(parent);
+    for (bool more = ts_tree_cursor_goto_first_child(&c); more;
+         more = ts_tree_cursor_goto_next_sibling(&c))
+      visit(ts_tree_cursor_current_node(&c));
+    ts_tree_cursor_delete(&c);
+  };
+  auto definition = [](TSNode n) {
+    return Is(n, "decorated_definition") ? Field(n, "definition") : n;
+  };
+  children(root(), [&](TSNode top) {
+    TSNode cls = definition(top);
+    if (!Is(cls, "class_definition")) return;
+    children(Field(cls, "body"), [&](TSNode member) {
+      TSNode def = definition(member);
+      if (next == skipped_.size() || !Is(def, "function_definition")) return;
+      TSNode block = Field(def, "body");
+      const size_t b = skipped_[next].begin;
+      if (ts_node_start_byte(block) == b && ts_node_end_byte(block) == b + 1 &&
+          ts_node_end_byte(def) == b + 1 && ts_node_child_count(block) == 1)
+        ++next;
+    });
+  });
+  return next == skipped_.size();
 }
 
 const MethodBody* ParsedModule::Skipped(uint32_t end) const {
