@@ -48,6 +48,8 @@ class ParsedModule {
     const MethodBody* b = Skipped(ts_node_end_byte(n));
     return (b ? b->end_row : static_cast<int>(ts_node_end_point(n).row)) + 1;
   }
+  // Where a node ends in the source, as in the full parse (use it rather
+  // than ts_node_end_byte: a node may end in a skipped body's placeholder).
   uint32_t EndByte(TSNode n) const {
     const MethodBody* b = Skipped(ts_node_end_byte(n));
     return b ? static_cast<uint32_t>(b->end) : ts_node_end_byte(n);
