@@ -629,7 +629,7 @@ class Collector {
     }
     if (!fn) return;
     r.line_start = ParsedModule::FirstLine(fn->outer);
-    r.line_end = ParsedModule::LastLine(fn->outer);
+    r.line_end = m_.LastLine(fn->outer);
     for (TSNode d : fn->decorators) {
       const std::string& text = DecoratorText(d);
       r.decorators.push_back(text);

@@ -1,6 +1,8 @@
 #include "analyzers/python/python_parser.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/key_field.h"
 
@@ -15,13 +17,114 @@ std::unique_ptr<TSParser, ParserDeleter> NewPythonParser() {
   return p;
 }
 
-ParsedModule::ParsedModule(TSParser* parser, std::string source) : source_(std::move(source)) {
-  tree_ = ts_parser_parse_string(parser, nullptr, source_.data(),
-                                 static_cast<uint32_t>(source_.size()));
-  if (!tree_) throw std::runtime_error("tree-sitter failed to parse");
+TSFieldId PythonFieldId(std::string_view name) {
+  static const auto* ids = [] {
+    auto* m = new std::unordered_map<std::string_view, TSFieldId>;
+    const TSLanguage* language = tree_sitter_python();
+    for (TSFieldId id = 1, n = static_cast<TSFieldId>(ts_language_field_count(language)); id <= n;
+         ++id)
+      if (const char* field = ts_language_field_name_for_id(language, id)) (*m)[field] = id;
+    return m;
+  }();
+  auto it = ids->find(name);
+  return it == ids->end() ? 0 : it->second;
 }
 
-ParsedModule::~ParsedModule() { ts_tree_delete(tree_); }
+namespace {
+
+TSTree* Parse(TSParser* parser, const std::string& text) {
+  TSTree* tree =
+      ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  if (!tree) throw std::runtime_error("tree-sitter failed to parse");
+  return tree;
+}
+
+}  // namespace
+
+ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mode)
+    : source_(std::move(source)) {
+  if (mode == BodyParsing::kSkipMethodBodies) skipped_ = FindMethodBodies(source_);
+  if (!skipped_.empty()) {
+    // The same bytes with each body's first byte made a `0` statement and
+    // the rest of it outside the ranges tree-sitter reads: every offset and
+    // line of the tree is the source's.
+    std::string skeleton = source_;
+    std::vector<TSRange> ranges;
+    TSPoint at{0, 0};
+    size_t at_byte = 0;
+    auto point = [&](size_t byte) {
+      for (; at_byte < byte; ++at_byte)
+        if (source_[at_byte] == '\n')
+          at = {at.row + 1, 0};
+        else
+          ++at.column;
+      return at;
+    };
+    TSRange r{{0, 0}, {0, 0}, 0, 0};
+    for (const MethodBody& b : skipped_) {
+      skeleton[b.begin] = '0';
+      r.end_point = point(b.begin + 1);
+      r.end_byte = static_cast<uint32_t>(b.begin + 1);
+      ranges.push_back(r);
+      r.start_point = point(b.end);
+      r.start_byte = static_cast<uint32_t>(b.end);
+    }
+    r.end_point = point(source_.size());
+    r.end_byte = static_cast<uint32_t>(source_.size());
+    if (r.start_byte < r.end_byte) ranges.push_back(r);
+    ts_parser_set_included_ranges(parser, ranges.data(), static_cast<uint32_t>(ranges.size()));
+    tree_ = Parse(parser, skeleton);
+    ts_parser_set_included_ranges(parser, nullptr, 0);
+    if (ts_node_has_error(root()) || !PlaceholdersConfirmed()) {
+      ts_tree_delete(tree_);
+      tree_ = nullptr;
+      skipped_.clear();
+    }
+  }
+  if (!tree_) tree_ = Parse(parser, source_);
+}
+
+bool ParsedModule::PlaceholdersConfirmed() const {
+  // Each placeholder must be the whole body of a def of a top-level class
+  // that ends with it, so that the tree is the full parse's with those
+  // bodies cut off. Walked top-down, in source order like the placeholders.
+  size_t next = 0;
+  auto children = [](TSNode parent, auto&& visit) {
+    TSTreeCursor c = ts_tree_cursor_new(parent);
+    for (bool more = ts_tree_cursor_goto_first_child(&c); more;
+         more = ts_tree_cursor_goto_next_sibling(&c))
+      visit(ts_tree_cursor_current_node(&c));
+    ts_tree_cursor_delete(&c);
+  };
+  auto definition = [](TSNode n) {
+    return Is(n, "decorated_definition") ? Field(n, "definition") : n;
+  };
+  children(root(), [&](TSNode top) {
+    TSNode cls = definition(top);
+    if (!Is(cls, "class_definition")) return;
+    children(Field(cls, "body"), [&](TSNode member) {
+      TSNode def = definition(member);
+      if (next == skipped_.size() || !Is(def, "function_definition")) return;
+      TSNode block = Field(def, "body");
+      const size_t b = skipped_[next].begin;
+      if (ts_node_start_byte(block) == b && ts_node_end_byte(block) == b + 1 &&
+          ts_node_end_byte(def) == b + 1 && ts_node_child_count(block) == 1)
+        ++next;
+    });
+  });
+  return next == skipped_.size();
+}
+
+const MethodBody* ParsedModule::Skipped(uint32_t end) const {
+  if (skipped_.empty() || end == 0) return nullptr;
+  auto it = std::lower_bound(skipped_.begin(), skipped_.end(), end - 1,
+                             [](const MethodBody& b, size_t begin) { return b.begin < begin; });
+  return it != skipped_.end() && it->begin + 1 == end ? &*it : nullptr;
+}
+
+ParsedModule::~ParsedModule() {
+  if (tree_) ts_tree_delete(tree_);
+}
 
 std::optional<int> ParsedModule::FirstSyntaxErrorLine() const {
   TSNode n = root();

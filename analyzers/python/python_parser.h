@@ -8,13 +8,29 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "analyzers/python/method_bodies.h"
 
 namespace testmap::python {
+
+// What of a file tree-sitter parses.
+enum class BodyParsing {
+  kFull,
+  // The bodies of top-level classes' methods are not parsed (the test
+  // scan never reads into them; method_bodies.h): the tree has a
+  // placeholder statement there, and Text() and LastLine() of a node that
+  // ends in one answer as the full parse does. Parses the whole file when
+  // the placeholders cannot all be confirmed in the tree, or when it has a
+  // syntax error (whose line is then the full parse's). A syntax error
+  // inside such a body is not seen.
+  kSkipMethodBodies,
+};
 
 class ParsedModule {
  public:
   // Parses `source` (UTF-8). `parser` is reused across files by a thread.
-  ParsedModule(TSParser* parser, std::string source);
+  ParsedModule(TSParser* parser, std::string source, BodyParsing mode = BodyParsing::kFull);
   ~ParsedModule();
   ParsedModule(const ParsedModule&) = delete;
   ParsedModule& operator=(const ParsedModule&) = delete;
@@ -23,12 +39,23 @@ class ParsedModule {
   const std::string& source() const { return source_; }
 
   std::string_view Text(TSNode n) const {
-    return std::string_view(source_).substr(ts_node_start_byte(n),
-                                            ts_node_end_byte(n) - ts_node_start_byte(n));
+    uint32_t begin = ts_node_start_byte(n);
+    return std::string_view(source_).substr(begin, EndByte(n) - begin);
   }
   // 1-based first and last line of a node.
   static int FirstLine(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
-  static int LastLine(TSNode n) { return static_cast<int>(ts_node_end_point(n).row) + 1; }
+  int LastLine(TSNode n) const {
+    const MethodBody* b = Skipped(ts_node_end_byte(n));
+    return (b ? b->end_row : static_cast<int>(ts_node_end_point(n).row)) + 1;
+  }
+  // Where a node ends in the source, as in the full parse (use it rather
+  // than ts_node_end_byte: a node may end in a skipped body's placeholder).
+  uint32_t EndByte(TSNode n) const {
+    const MethodBody* b = Skipped(ts_node_end_byte(n));
+    return b ? static_cast<uint32_t>(b->end) : ts_node_end_byte(n);
+  }
+  // How many method bodies were left unparsed (BodyParsing::kSkipMethodBodies).
+  size_t skipped_bodies() const { return skipped_.size(); }
 
   // The line of the first syntax error (ERROR or MISSING node), if any.
   // Whether the syntax tree nests deeper than `limit` levels, found
@@ -39,8 +66,13 @@ class ParsedModule {
   std::optional<int> FirstSyntaxErrorLine() const;
 
  private:
+  // The skipped body whose placeholder ends at byte `end`, if any.
+  const MethodBody* Skipped(uint32_t end) const;
+  bool PlaceholdersConfirmed() const;
+
   std::string source_;
-  TSTree* tree_;
+  TSTree* tree_ = nullptr;
+  std::vector<MethodBody> skipped_;  // sorted by begin
 };
 
 // A TSParser set up for Python; one per thread.
@@ -53,8 +85,12 @@ std::unique_ptr<TSParser, ParserDeleter> NewPythonParser();
 inline bool Is(TSNode n, std::string_view type) {
   return !ts_node_is_null(n) && type == ts_node_type(n);
 }
+// The grammar's id of a field name (0 for none), looked up in a table
+// made once: tree-sitter's own lookup compares the name with each field's.
+TSFieldId PythonFieldId(std::string_view name);
 inline TSNode Field(TSNode n, std::string_view name) {
-  return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
+  TSFieldId id = PythonFieldId(name);
+  return id ? ts_node_child_by_field_id(n, id) : TSNode{};
 }
 
 // Returns where UTF-8 decoding fails in `bytes` (byte offset), if it does

@@ -3,18 +3,26 @@
 // parse of the same files), in one run, on the example suite and on a large
 // tree made of copies of it.
 //
-//   build/bin/scan_perftest [--copies 250] [--no-pytest] [--suite DIR]
+//   build/bin/scan_perftest [--copies 250] [--rounds 3] [--no-pytest] [--suite DIR]
+//                           [--testmap BIN]
 // (--suite: another suite directory than examples/suite, e.g. an older
-// checkout's, to compare two versions of the scanner on the same files)
+// checkout's, and --testmap another build's binary, to compare two versions
+// of the scanner on the same files)
 //
-// Prints wall times and the ratios the scan issue sets targets for:
-// scan vs pytest (>= 100x), analysis overhead over parsing (<= 25%), cold vs
-// warm cache (>= 20x), and the speed-up from using all cores.
+// Prints the ratios the scan issues set targets for, whole processes as a
+// user runs them: `testmap scan` with the torch snapshot cached and the scan
+// cache empty (cold) and full (warm) against `pytest --collect-only -q`
+// (>= 100x; warm under 50 ms), medians of interleaved rounds, wall and CPU
+// (user + sys) time, with the load average; then, in-process, the analysis
+// overhead over parsing, cold vs warm cache and the speed-up from all cores.
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -36,11 +44,40 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double TimeCommand(const std::string& cmd) {
+struct Timing {
+  double wall = 0, cpu = 0;  // seconds; cpu: user + sys of the process and its children
+};
+
+double ChildrenCpu() {
+  struct rusage u;
+  getrusage(RUSAGE_CHILDREN, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+Timing TimeCommand(const std::string& cmd) {
+  double cpu0 = ChildrenCpu();
   auto t0 = std::chrono::steady_clock::now();
   int rc = std::system(cmd.c_str());
+  Timing t{Seconds(t0), ChildrenCpu() - cpu0};
   if (rc != 0) std::fprintf(stderr, "warning: `%s` exited %d\n", cmd.c_str(), rc);
-  return Seconds(t0);
+  return t;
+}
+
+Timing Median(std::vector<Timing> v) {
+  auto mid = [&](auto field) {
+    std::vector<double> x;
+    for (const Timing& t : v) x.push_back(t.*field);
+    std::sort(x.begin(), x.end());
+    return x.empty()      ? 0
+           : x.size() % 2 ? x[x.size() / 2]
+                          : (x[x.size() / 2 - 1] + x[x.size() / 2]) / 2;
+  };
+  return {mid(&Timing::wall), mid(&Timing::cpu)};
+}
+
+double LoadAverage() {
+  double l[1] = {0};
+  return getloadavg(l, 1) == 1 ? l[0] : -1;
 }
 
 std::string Slurp(const fs::path& p) {
@@ -51,7 +88,8 @@ std::string Slurp(const fs::path& p) {
 }
 
 // Tree-sitter parse only, all cores: the floor under any tree-sitter scan.
-double ParseOnly(const std::vector<std::string>& files, int jobs, size_t* bytes) {
+double ParseOnly(const std::vector<std::string>& files, int jobs, size_t* bytes,
+                 py::BodyParsing mode = py::BodyParsing::kFull) {
   std::atomic<size_t> next{0}, total{0};
   auto t0 = std::chrono::steady_clock::now();
   auto work = [&] {
@@ -59,7 +97,7 @@ double ParseOnly(const std::vector<std::string>& files, int jobs, size_t* bytes)
     for (size_t i; (i = next.fetch_add(1)) < files.size();) {
       std::string src = Slurp(files[i]);
       total += src.size();
-      py::ParsedModule m(parser.get(), std::move(src));
+      py::ParsedModule m(parser.get(), std::move(src), mode);
     }
   };
   std::vector<std::thread> ts;
@@ -87,42 +125,69 @@ double Scan(const std::string& dir, const std::string& snapshot, const std::stri
 }
 
 void Bench(const char* label, const std::string& dir, const std::string& python,
-           const std::string& bin, const std::string& snapshot, bool run_pytest) {
+           const std::string& bin, const std::string& snapshot, bool run_pytest, int rounds) {
   int cores = static_cast<int>(std::thread::hardware_concurrency());
   std::vector<std::string> warnings;
   std::vector<std::string> files = py::DiscoverTestFiles({dir}, &warnings, &warnings);
   size_t bytes = 0, tests = 0, tests_warm = 0, tests1 = 0;
-  double parse = ParseOnly(files, cores, &bytes);
-  double parse1 = ParseOnly(files, 1, &bytes);
+  double load0 = LoadAverage();
+
+  // Whole processes, as a user runs them: the torch snapshot cached (a copy
+  // of the one in the default cache), the scan cache empty, then full.
   char cache[] = "/tmp/testmap-bench-cache-XXXXXX";
   mkdtemp(cache);
-  double cold = Scan(dir, snapshot, cache, cores, &tests);
-  double warm = Scan(dir, snapshot, cache, cores, &tests_warm);
+  fs::create_directories(fs::path(cache) / "torch-snapshots");
+  fs::copy_file(snapshot, fs::path(cache) / "torch-snapshots" / fs::path(snapshot).filename());
+  std::string scan_cmd = "cd '" + dir + "' && '" + bin + "' scan . --torch-python '" + python +
+                         "' --cache-dir '" + cache + "' --format jsonl > /dev/null";
+  std::string pytest_cmd = "cd '" + dir + "' && '" + python +
+                           "' -m pytest --collect-only -q -p no:cacheprovider > /dev/null 2>&1";
+  std::vector<Timing> pytest, cold, warm;
+  for (int r = 0; r < rounds; ++r) {
+    if (run_pytest) pytest.push_back(TimeCommand(pytest_cmd));
+    fs::remove_all(fs::path(cache) / "scan");
+    cold.push_back(TimeCommand(scan_cmd));
+    warm.push_back(TimeCommand(scan_cmd));
+  }
+  double load1 = LoadAverage();
+
+  // In-process: the parse floor and where the rest of the time goes.
+  double parse = ParseOnly(files, cores, &bytes);
+  double parse1 = ParseOnly(files, 1, &bytes);
+  double parse_skipping = ParseOnly(files, cores, &bytes, py::BodyParsing::kSkipMethodBodies);
+  fs::remove_all(fs::path(cache) / "scan");
+  double cold_in = Scan(dir, snapshot, cache, cores, &tests);
+  double warm_in = Scan(dir, snapshot, cache, cores, &tests_warm);
   double cold1 = Scan(dir, snapshot, "", 1, &tests1);
   double nocache = Scan(dir, snapshot, "", cores, &tests1);
   fs::remove_all(cache);
-  // Whole processes, as a user would run them.
-  double cli = TimeCommand("cd '" + dir + "' && '" + bin + "' scan . --no-cache --snapshot '" +
-                           snapshot + "' --format jsonl > /dev/null");
-  double pytest =
-      run_pytest ? TimeCommand("cd '" + dir + "' && '" + python +
-                               "' -m pytest --collect-only -q -p no:cacheprovider > /dev/null 2>&1")
-                 : 0;
 
+  Timing p = Median(pytest), c = Median(cold), w = Median(warm);
   std::printf("\n== %s: %zu files, %.1f MB, %zu tests (%d cores)\n", label, files.size(),
               bytes / 1e6, tests, cores);
+  std::printf("  whole process, median of %d interleaved rounds   wall      cpu (user+sys)\n",
+              rounds);
+  if (run_pytest)
+    std::printf("  pytest --collect-only -q                 %8.3f s  %8.3f s\n", p.wall, p.cpu);
+  std::printf("  testmap scan, cold (scan cache empty)    %8.3f s  %8.3f s", c.wall, c.cpu);
+  if (run_pytest)
+    std::printf("  pytest/cold: %.0fx wall, %.0fx cpu", p.wall / c.wall, p.cpu / c.cpu);
+  std::printf("\n  testmap scan, warm (scan cache full)     %8.3f s  %8.3f s", w.wall, w.cpu);
+  if (run_pytest)
+    std::printf("  pytest/warm: %.0fx wall, %.0fx cpu", p.wall / w.wall, p.cpu / w.cpu);
+  std::printf("\n  cold/warm %.1fx wall; load average %.1f before, %.1f after\n", c.wall / w.wall,
+              load0, load1);
+  std::printf("  in process:\n");
   std::printf("  tree-sitter parse only    %8.3f s  (%.1f MB/s; 1 core %.3f s)\n", parse,
               bytes / 1e6 / parse, parse1);
-  std::printf("  scan, no cache            %8.3f s  analysis adds %+.0f%% to parsing\n", nocache,
-              100.0 * (nocache - parse) / parse);
-  std::printf("  scan, cold cache (fills)  %8.3f s\n", cold);
-  std::printf("  scan, warm cache          %8.3f s  cold/warm = %.1fx\n", warm, cold / warm);
+  std::printf("  parse, method bodies skipped %5.3f s  (what the scan parses)\n", parse_skipping);
+  std::printf("  scan, no cache            %8.3f s  analysis adds %+.0f%% to that parse\n", nocache,
+              100.0 * (nocache - parse_skipping) / parse_skipping);
+  std::printf("  scan, cold cache (fills)  %8.3f s\n", cold_in);
+  std::printf("  scan, warm cache          %8.3f s  cold/warm = %.1fx\n", warm_in,
+              cold_in / warm_in);
   std::printf("  scan, 1 thread, no cache  %8.3f s  all cores are %.2fx faster\n", cold1,
               cold1 / nocache);
-  std::printf("  testmap scan (process)    %8.3f s\n", cli);
-  if (run_pytest)
-    std::printf("  pytest --collect-only -q  %8.3f s  scan process is %.0fx faster\n", pytest,
-                pytest / cli);
   if (tests_warm != tests)
     std::printf("  ERROR: warm scan found %zu tests, cold %zu\n", tests_warm, tests);
 }
@@ -130,23 +195,27 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
 }  // namespace
 
 int main(int argc, char** argv) {
-  int copies = 250;
+  int copies = 250, rounds = 3;
   bool run_pytest = true;
   std::string suite = std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
+  std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--copies") && i + 1 < argc)
       copies = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--testmap") && i + 1 < argc)
+      bin = argv[++i];
+    else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
+      rounds = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--no-pytest"))
       run_pytest = false;
     else if (!std::strcmp(argv[i], "--suite") && i + 1 < argc)
       suite = argv[++i];
   }
   std::string python = TESTMAP_PYTHON;
-  std::string bin = std::string(TESTMAP_BINARY_DIR) + "/bin/testmap";
   std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
       python, testmap::torch_snapshot::DefaultCacheDir());
 
-  Bench("example suite", suite, python, bin, snapshot, run_pytest);
+  Bench("example suite", suite, python, bin, snapshot, run_pytest, rounds);
 
   // A large tree: copies of the suite under distinct file names (pytest's
   // default import mode needs unique basenames).
@@ -162,7 +231,7 @@ int main(int argc, char** argv) {
       fs::create_directories(dst.parent_path());
       fs::copy_file(e.path(), dst);
     }
-  Bench("large tree (suite copies)", tree.string(), python, bin, snapshot, run_pytest);
+  Bench("large tree (suite copies)", tree.string(), python, bin, snapshot, run_pytest, rounds);
   fs::remove_all(tree);
   return 0;
 }

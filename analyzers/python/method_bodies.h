@@ -1,0 +1,31 @@
+// Where the bodies of a module's class methods are, found by a lexical
+// line pre-pass (strings, f-strings, comments, brackets, continuations and
+// indentation; no parse). The scan never looks inside a method's body: ids
+// come from decorators, class bodies and module-level code, and content
+// hashes from the body's bytes (source_hash.h). So these bodies need not
+// be parsed at all (python_parser.h, BodyParsing::kSkipMethodBodies).
+//
+// The pre-pass is conservative: it reports nothing for a file it cannot
+// follow with certainty (tabs or form feeds in indentation, unbalanced
+// brackets, unterminated strings), and skips a body whose lines dedent
+// below its first line or that nests deep. Whatever it reports is checked
+// against the parse it enables before it is trusted.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace testmap::python {
+
+struct MethodBody {
+  size_t begin = 0;  // first byte of the body's first statement
+  size_t end = 0;    // one past its last token, or a comment after it on its line
+  int end_row = 0;   // 0-based line of that token
+};
+
+// Bodies (on lines of their own) of the `def`s directly in the body of a
+// class defined at the top level, in source order.
+std::vector<MethodBody> FindMethodBodies(std::string_view source);
+
+}  // namespace testmap::python

@@ -1,0 +1,172 @@
+// The parse that skips method bodies against the full parse of the same
+// source: every definition, decorator and class the analysis reads must
+// have the same text and lines, and the bodies skipped must be exactly the
+// class methods whose body starts on a line of its own (found in the full
+// tree, independently of the line pre-pass).
+#include "analyzers/python/method_bodies.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "analyzers/python/python_parser.h"
+#include "tests/support/temp_dir.h"
+
+namespace testmap::python {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::set<std::string> kCompared = {"function_definition", "decorated_definition",
+                                         "class_definition", "decorator", "block"};
+
+// Methods of top-level classes with a body on lines of its own, in the
+// full tree.
+size_t MethodsWithBlockBodies(TSNode root) {
+  size_t n = 0;
+  for (uint32_t i = 0, c = ts_node_named_child_count(root); i < c; ++i) {
+    TSNode cls = ts_node_named_child(root, i);
+    if (Is(cls, "decorated_definition")) cls = Field(cls, "definition");
+    if (!Is(cls, "class_definition")) continue;
+    TSNode body = Field(cls, "body");
+    for (uint32_t k = 0, m = ts_node_named_child_count(body); k < m; ++k) {
+      TSNode def = ts_node_named_child(body, k);
+      if (Is(def, "decorated_definition")) def = Field(def, "definition");
+      if (!Is(def, "function_definition")) continue;
+      TSNode block = Field(def, "body");
+      if (ts_node_start_point(block).row > ts_node_end_point(Field(def, "parameters")).row) ++n;
+    }
+  }
+  return n;
+}
+
+// The full tree's node of `type` starting at `byte`.
+TSNode FullNode(TSNode root, const char* type, uint32_t byte) {
+  TSNode n = ts_node_descendant_for_byte_range(root, byte, byte);
+  while (!ts_node_is_null(n) && !(Is(n, type) && ts_node_start_byte(n) == byte))
+    n = ts_node_parent(n);
+  return n;
+}
+
+// Checks the skipping parse of `src` against the full one; returns the
+// number of bodies skipped.
+size_t CheckAgainstFullParse(const std::string& src, const std::string& label) {
+  auto parser = NewPythonParser();
+  ParsedModule full(parser.get(), src);
+  ParsedModule skipping(parser.get(), src, BodyParsing::kSkipMethodBodies);
+  EXPECT_EQ(full.FirstSyntaxErrorLine(), skipping.FirstSyntaxErrorLine()) << label;
+  if (full.FirstSyntaxErrorLine()) return skipping.skipped_bodies();
+  size_t compared = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(skipping.root());
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (kCompared.count(ts_node_type(n))) {
+      TSNode f = FullNode(full.root(), ts_node_type(n), ts_node_start_byte(n));
+      EXPECT_FALSE(ts_node_is_null(f))
+          << label << ": " << ts_node_type(n) << " at line " << ParsedModule::FirstLine(n);
+      if (!ts_node_is_null(f)) {
+        EXPECT_EQ(full.Text(f), skipping.Text(n))
+            << label << " line " << ParsedModule::FirstLine(n);
+        EXPECT_EQ(full.LastLine(f), skipping.LastLine(n))
+            << label << " line " << ParsedModule::FirstLine(n);
+        ++compared;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor))
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cursor);
+  EXPECT_EQ(full.Text(full.root()), skipping.Text(skipping.root())) << label;
+  return skipping.skipped_bodies();
+}
+
+TEST(MethodBodies, ExampleFilesParseAsInFull) {
+  size_t files = 0, skipped = 0;
+  for (const auto& e : fs::recursive_directory_iterator(testing::SourcePath("examples"))) {
+    if (e.path().extension() != ".py") continue;
+    std::string src = testing::ReadFile(e.path().string());
+    auto parser = NewPythonParser();
+    ParsedModule full(parser.get(), src);
+    size_t n = CheckAgainstFullParse(src, e.path().string());
+    // Every such body is skipped: the pre-pass gives up on none of them.
+    EXPECT_EQ(n, full.FirstSyntaxErrorLine() ? 0 : MethodsWithBlockBodies(full.root())) << e.path();
+    skipped += n;
+    ++files;
+  }
+  EXPECT_GT(files, 14u);
+  EXPECT_GT(skipped, 100u);
+}
+
+TEST(MethodBodies, LexicalCornersParseAsInFull) {
+  struct Case {
+    const char* what;
+    std::string src;
+    size_t skipped;
+  };
+  const Case cases[] = {
+      {"plain", "class T:\n    def test_a(self):\n        x = 1  # c\n        return x\n", 1},
+      {"decorated and async",
+       "class T:\n    @dec(1,\n         2)\n    async def test_a(self):\n        await f()\n", 1},
+      {"dedented string",
+       "class T:\n    def test_a(self):\n        s = '''\nclass X:\n    def f(): pass\n'''\n"
+       "        return s\n    def test_b(self):\n        pass\n",
+       2},
+      {"f-string nesting quotes",
+       "class T:\n    def test_a(self):\n        s = f\"{d[\"k\"]:>{w}} {x!r} {{lit}}\"\n"
+       "    def test_b(self):\n        pass\n",
+       2},
+      {"raw string and escapes",
+       "class T:\n    def test_a(self):\n        r = r'\\'' + '\\\\' + \"\\\"\"\n"
+       "        return r\n",
+       1},
+      {"continuations and brackets",
+       "class T:\n    def test_a(self):\n        x = 1 + \\\n2\n        y = (\n3)\n"
+       "    x = [1,\n2]\n",
+       1},
+      {"trailing comments and blank lines",
+       "class T:\n    def test_a(self):\n        pass;\n\n  # low comment\n        # more\n\n"
+       "    # between\n    def test_b(self): return 1\n",
+       1},
+      {"comment after the last token, then at column zero",
+       "class T:\n    def test_a(self):\n        self.f(True)  # c\n# col zero\n\n"
+       "    # between\n    def test_b(self):\n        x = (1,  # in brackets\n 2)\n",
+       2},
+      {"one-line and nested class",
+       "class T:\n    def f(self): return 1\n    class Inner:\n        def g(self):\n"
+       "            pass\n",
+       0},
+      {"module function and nested def kept",
+       "def gen():\n    def test_x(self):\n        pass\n    return test_x\n", 0},
+      {"docstring only", "class T:\n    def test_a(self):\n        \"\"\"Doc.\"\"\"\n", 1},
+      {"syntax error in a signature",
+       "class T:\n    def test_a(self:\n        pass\n    def test_b(self):\n        pass\n", 0},
+      {"syntax error after a body", "class T:\n    def test_a(self):\n        pass\n    x = = 1\n",
+       0},
+      {"inconsistent dedent", "class T:\n    def test_a(self):\n            a = 1\n        b = 2\n",
+       0},
+      {"tab indentation", "class T:\n\tdef test_a(self):\n\t\tpass\n", 0},
+      {"unterminated string", "class T:\n    def test_a(self):\n        s = 'abc\n", 0},
+      {"no newline at the end", "class T:\n    def test_a(self):\n        pass", 1},
+      {"comment at the end", "class T:\n    def test_a(self):\n        pass  # end", 1},
+      {"crlf", "class T:\r\n    def test_a(self):\r\n        pass\r\n", 1},
+  };
+  for (const Case& c : cases) EXPECT_EQ(CheckAgainstFullParse(c.src, c.what), c.skipped) << c.what;
+}
+
+TEST(MethodBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
+  std::string src = "class T:\n    def f(self):\n        a = 1\n        b = 2  # x\n\nx = 1\n";
+  auto bodies = FindMethodBodies(src);
+  ASSERT_EQ(bodies.size(), 1u);
+  EXPECT_EQ(src.substr(bodies[0].begin, bodies[0].end - bodies[0].begin),
+            "a = 1\n        b = 2  # x");
+  EXPECT_EQ(bodies[0].end_row, 3);
+}
+
+}  // namespace
+}  // namespace testmap::python
