@@ -35,13 +35,10 @@ constexpr c10::DispatchKey kRecorderKey = c10::DispatchKey::Fake;
 //      boxed);
 //   2  + the Python-exclusion check and the (dtypes, device) summary;
 //   3  + counting the call in the thread's table: what the recorder does.
-// TESTMAP_TRACER_PER_OP_KERNELS=0 leaves out the per-op kernels, so that
-// every call takes the boxed fallback (the recorder before them).
+// The build testmap_tracer_boxed leaves out aten_op_kernels.cc, so that
+// every call takes the boxed fallback (the recorder before typed kernels).
 #ifndef TESTMAP_TRACER_STAGE
 #define TESTMAP_TRACER_STAGE 3
-#endif
-#ifndef TESTMAP_TRACER_PER_OP_KERNELS
-#define TESTMAP_TRACER_PER_OP_KERNELS 1
 #endif
 constexpr int kStage = TESTMAP_TRACER_STAGE;
 

@@ -23,7 +23,7 @@ the key as a fallthrough (the key set alone), stage 1 redispatches through
 the recorder's kernels (typed for ATen's operators, the boxed fallback for
 the rest), stage 2 adds the summary of dtypes and device, the full recorder
 adds counting in the thread's table. --boxed-lib adds the full recorder
-without the typed per-op kernels (TESTMAP_TRACER_PER_OP_KERNELS=0): every
+without the typed per-op kernels (the build testmap_tracer_boxed): every
 call boxed, as the recorder was before them.
 --baseline-lib compares with another build (an older recorder) in the same
 run.
