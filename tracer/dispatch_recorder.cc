@@ -1,22 +1,24 @@
-// The dispatcher recorder behind tracer_api.h: a boxed fallback on
-// DispatchKey::Fake that counts (operator, input dtypes, device, role) per
-// call.
+// The dispatcher recorder behind tracer_api.h: kernels on DispatchKey::Fake
+// that count (operator, input dtypes, device, role) per call. This file
+// holds the boxed fallback, the per-thread tables the calls are counted in
+// and the C interface; aten_op_kernels.cc the unboxed kernels of ATen's
+// operators (recorded_call.h says how the two share the work).
 //
 // Why this key and not RecordFunction: RecordFunction fires for every
 // Dispatcher::call, so it reports `linear` *and* the `t`/`addmm` it
 // decomposes into, plus every op a kernel calls internally; telling those
-// apart again needs per-op dispatch-table queries. A fallback one key below
+// apart again needs per-op dispatch-table queries. A kernel one key below
 // DispatchKey::Python is, by construction, at the level a TorchDispatchMode
 // sees (see tracer_api.h), and costs nothing when the key is not included.
 //
 // Where a recorded call's time goes (benchmarks/tracer/trace_overhead.py
-// --breakdown, docs/trace-format.md): most of it is the fallback itself —
-// the dispatcher boxes the call's arguments into a Stack for a boxed
-// fallback and unboxes them again for the kernel below — which no recorder
-// at this level avoids. What is the recorder's own is kept off locks and
-// allocation: each thread counts into its own open-addressing table, so a
-// call that repeats an (op, dtypes, device, role) already seen in the test
-// is a hash, a probe and an increment.
+// --breakdown, docs/trace-format.md): a boxed fallback alone would cost
+// about 10% on a loop of small ops (the dispatcher boxes the call's
+// arguments into a Stack and the kernel below unboxes them again), which is
+// why ATen's operators get typed kernels. What is the recorder's own is kept
+// off locks and allocation: each thread counts into its own open-addressing
+// table, so a call that repeats an (op, dtypes, device, role) already seen
+// in the test is a hash, a probe and an increment.
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 #include <ATen/core/stack.h>
@@ -38,22 +40,16 @@
 
 #include "core/dtype_names.h"
 #include "core/trace_format.h"
+#include "tracer/recorded_call.h"
 #include "tracer/tracer_api.h"
 
 namespace {
 
-constexpr c10::DispatchKey kRecorderKey = c10::DispatchKey::Fake;
-
-// How much of a recorded call this build does, for measuring where the time
-// goes (benchmarks/tracer builds the partial ones; the library is stage 3):
-//   0  the key is included, but as a fallthrough: the key set's cost alone;
-//   1  the fallback only: box, redispatch below the key, unbox;
-//   2  + the Python-exclusion check and the (dtypes, device) summary;
-//   3  + counting the call in the thread's table: what the recorder does.
-#ifndef TESTMAP_TRACER_STAGE
-#define TESTMAP_TRACER_STAGE 3
-#endif
-constexpr int kStage = TESTMAP_TRACER_STAGE;
+using testmap::tracer::DtypeCode;
+using testmap::tracer::kMaxDtypes;
+using testmap::tracer::kRecorderKey;
+using testmap::tracer::kStage;
+using testmap::tracer::Summary;
 
 // The build identity, embedded as plain bytes so that the Python loader can
 // find it with a byte search in the .so before deciding to dlopen it.
@@ -61,11 +57,6 @@ extern "C" __attribute__((used)) const char kBuildMarker[] =
     "TESTMAP_TRACER_BUILD=" TESTMAP_TORCH_VERSION "\n" TESTMAP_TORCH_GIT_VERSION
     "\n" TESTMAP_VERSION;
 
-// Up to 8 distinct dtypes, in order of first appearance, one byte each
-// (ScalarType + 1, so 0 means "none"). More than 8 distinct input dtypes in
-// one call does not occur in ATen's schemas; extra ones would be dropped.
-using DtypeCode = uint64_t;
-constexpr int kMaxDtypes = 8;
 constexpr int kRoleCount = static_cast<int>(testmap::core::kRoles.size());
 
 struct CallKey {
@@ -185,65 +176,40 @@ uint8_t CurrentRole() {
                           : test_thread_role.load(std::memory_order_relaxed);
 }
 
-// The Python-side rule, mirrored: dtypes of tensor inputs in schema order,
-// distinct; wrapped numbers (`x + 2`) are Python scalars to a
-// TorchDispatchMode and are skipped; the device is the first non-CPU input's,
-// else CPU if any tensor came in.
-struct Summary {
-  DtypeCode dtypes = 0;
-  int n_dtypes = 0;
-  int16_t device = -1;
-
-  void Add(const at::Tensor& t) {
-    if (!t.defined()) return;
-    auto* impl = t.unsafeGetTensorImpl();
-    if (impl->is_wrapped_number()) return;
-    auto code =
-        static_cast<uint64_t>(static_cast<int>(c10::typeMetaToScalarType(impl->dtype())) + 1) &
-        0xff;
-    bool seen = false;
-    for (int i = 0; i < n_dtypes; ++i) seen |= ((dtypes >> (8 * i)) & 0xff) == code;
-    if (!seen && n_dtypes < kMaxDtypes) dtypes |= code << (8 * n_dtypes++);
-    auto type = static_cast<int16_t>(impl->device_type());
-    if (device == -1 || (device == static_cast<int16_t>(c10::DeviceType::CPU) &&
-                         type != static_cast<int16_t>(c10::DeviceType::CPU))) {
-      device = type;
-    }
-  }
-
-  void Add(const c10::IValue& v) {
-    if (v.isTensor()) {
-      Add(v.toTensor());
-    } else if (v.isTensorList()) {
-      for (const at::Tensor& t : v.toTensorList()) Add(t);
-    } else if (v.isList()) {
-      // List[Optional[Tensor]] (index, index_put) and friends.
-      for (const c10::IValue& e : v.toListRef()) {
-        if (e.isTensor()) Add(e.toTensor());
-      }
-    }
-  }
-};
-
 void RedispatchBelow(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                      torch::jit::Stack* stack) {
   // Ops that the kernel calls internally are not the test's calls (a
   // TorchDispatchMode is popped while its handler runs).
   c10::impl::ExcludeDispatchKeyGuard exclude(kRecorderKey);
-  op.redispatchBoxed(keys & c10::DispatchKeySet(c10::DispatchKeySet::FULL_AFTER, kRecorderKey),
-                     stack);
+  op.redispatchBoxed(testmap::tracer::KeysBelowRecorder(keys), stack);
 }
 
-void RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
-                       torch::jit::Stack* stack) {
-  if constexpr (kStage < 2) {
-    RedispatchBelow(op, keys, stack);
-    return;
+}  // namespace
+
+void testmap::tracer::Summary::Add(const at::Tensor& t) {
+  if (!t.defined()) return;
+  auto* impl = t.unsafeGetTensorImpl();
+  if (impl->is_wrapped_number()) return;
+  auto code =
+      static_cast<uint64_t>(static_cast<int>(c10::typeMetaToScalarType(impl->dtype())) + 1) & 0xff;
+  bool seen = false;
+  for (int i = 0; i < n_dtypes; ++i) seen |= ((dtypes >> (8 * i)) & 0xff) == code;
+  if (!seen && n_dtypes < kMaxDtypes) dtypes |= code << (8 * n_dtypes++);
+  auto type = static_cast<int16_t>(impl->device_type());
+  if (device == -1 || (device == static_cast<int16_t>(c10::DeviceType::CPU) &&
+                       type != static_cast<int16_t>(c10::DeviceType::CPU))) {
+    device = type;
   }
-  // Code that explicitly hides calls from Python dispatch (no_python_dispatch,
-  // _DisableTorchDispatch, Tensor._make_subclass's internal detach) hides
-  // them from a TorchDispatchMode: hide them here too.
-  if (c10::impl::tls_is_dispatch_key_excluded(c10::DispatchKey::Python)) {
+}
+
+void testmap::tracer::CountCall(const void* op_key, const Summary& summary,
+                                const c10::OperatorHandle& op) {
+  ThisThreadTable().Add({op_key, summary.dtypes, summary.device, CurrentRole()}, op);
+}
+
+void testmap::tracer::RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                                        torch::jit::Stack* stack) {
+  if (kStage < 2 || HiddenFromPythonDispatch()) {
     RedispatchBelow(op, keys, stack);
     return;
   }
@@ -258,17 +224,16 @@ void RecordingFallback(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
     const size_t n_out = schema.returns().size();
     for (auto it = stack->end() - n_out; it != stack->end(); ++it) summary.Add(*it);
   }
-  if constexpr (kStage >= 3) {
-    ThisThreadTable().Add({schema.name().data(), summary.dtypes, summary.device, CurrentRole()},
-                          op);
-  }
+  if constexpr (kStage >= 3) CountCall(schema.name().data(), summary, op);
 }
+
+namespace {
 
 TORCH_LIBRARY_IMPL(_, Fake, m) {
   if constexpr (kStage == 0) {
     m.fallback(torch::CppFunction::makeFallthrough());
   } else {
-    m.fallback(torch::CppFunction::makeFromBoxedFunction<&RecordingFallback>());
+    m.fallback(torch::CppFunction::makeFromBoxedFunction<&testmap::tracer::RecordingFallback>());
   }
 }
 

@@ -1,8 +1,9 @@
 // The C interface of libtestmap_tracer.so, called by the pytest plugin
 // through ctypes (tracer/python/testmap_trace/cpp_recorder.py).
 //
-// Loading the library (torch.ops.load_library) registers a boxed dispatcher
-// fallback on DispatchKey::Fake. That key sits directly below
+// Loading the library (torch.ops.load_library) registers dispatcher kernels
+// on DispatchKey::Fake: a typed one for each ATen operator and a boxed
+// fallback for the rest (recorded_call.h). That key sits directly below
 // DispatchKey::Python, the key through which a TorchDispatchMode sees
 // operators, with no kernels or fallbacks of torch's own in between. Putting
 // it in a thread's included-key set therefore shows the recorder exactly

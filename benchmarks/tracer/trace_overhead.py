@@ -6,6 +6,7 @@ in one run, on examples/suite and on a small-op micro workload.
         --tracer-lib build/lib/libtestmap_tracer.so [--repeat 7] \\
         [--baseline-lib OLD.so --baseline-plugin OLD/tracer/python] \\
         [--breakdown build/lib/libtestmap_tracer_stage{0,1,2}.so]
+        [--boxed-lib build/lib/libtestmap_tracer_boxed.so]
 
 Each configuration runs in a fresh pytest process, configurations
 interleaved per round so that machine noise hits all of them alike; the
@@ -17,10 +18,13 @@ in-process ratio: the loop's chunks with recording on over its chunks with
 recording off, interleaved in the same process (workloads/test_small_ops.py).
 
 --breakdown splits a recorded call's cost with partial builds of the
-recorder (tracer/dispatch_recorder.cc, TESTMAP_TRACER_STAGE): stage 0
-includes the key as a fallthrough (the key set alone), stage 1 is the boxed
-fallback (box, redispatch, unbox), stage 2 adds the summary of dtypes and
-device, the full recorder adds counting in the thread's table.
+recorder (tracer/recorded_call.h, TESTMAP_TRACER_STAGE): stage 0 includes
+the key as a fallthrough (the key set alone), stage 1 redispatches through
+the recorder's kernels (typed for ATen's operators, the boxed fallback for
+the rest), stage 2 adds the summary of dtypes and device, the full recorder
+adds counting in the thread's table. --boxed-lib adds the full recorder
+without the typed per-op kernels (the build testmap_tracer_boxed): every
+call boxed, as the recorder was before them.
 --baseline-lib compares with another build (an older recorder) in the same
 run.
 """
@@ -69,6 +73,7 @@ def main():
     parser.add_argument("--baseline-lib", help="another tracer build to compare with")
     parser.add_argument("--baseline-plugin", help="the plugin directory that goes with --baseline-lib")
     parser.add_argument("--breakdown", nargs=3, metavar=("STAGE0_LIB", "STAGE1_LIB", "STAGE2_LIB"))
+    parser.add_argument("--boxed-lib", help="the recorder without per-op kernels (every call boxed)")
     parser.add_argument("--iterations", type=int, default=40000, help="of the small-op loop (5 ops each)")
     parser.add_argument("--no-suite", action="store_true", help="only the small-op loop")
     parser.add_argument("--no-reference", action="store_true", help="leave out the (slow) reference")
@@ -81,8 +86,10 @@ def main():
                         os.path.abspath(opts.baseline_plugin or PLUGIN)))
     if opts.breakdown:
         configs += [("stage 0: key set", "cpp", os.path.abspath(opts.breakdown[0]), PLUGIN),
-                    ("stage 1: +boxing", "cpp", os.path.abspath(opts.breakdown[1]), PLUGIN),
+                    ("stage 1: +redispatch", "cpp", os.path.abspath(opts.breakdown[1]), PLUGIN),
                     ("stage 2: +summary", "cpp", os.path.abspath(opts.breakdown[2]), PLUGIN)]
+    if opts.boxed_lib:
+        configs.append(("all boxed", "cpp", os.path.abspath(opts.boxed_lib), PLUGIN))
     if not opts.no_reference:
         configs.append(("reference", "reference", None, PLUGIN))
     workloads = {"small-op loop": (["test_small_ops.py"], os.path.join(HERE, "workloads"), True)}
@@ -112,6 +119,7 @@ def main():
                 label = f"{name} ({metric} s)" if in_process else f"{name} (wall s)"
                 print(f"{label:30} {config[0]:20} {med:9.3f} {med / base:10.3f} {added} {inproc}")
     print(f"(median of {opts.repeat} interleaved runs each; torch {__import__('torch').__version__}; "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end; "
           "in-process: the loop's chunks with recording on over those with it off, same process, "
           "median (min-max))")
 

@@ -66,7 +66,7 @@ class CppRecorder:
 
         self.path = os.path.abspath(path)
         self.build_info = check_compatible(self.path)
-        torch.ops.load_library(self.path)  # registers the dispatcher fallback
+        torch.ops.load_library(self.path)  # registers the dispatcher kernels
         lib = ctypes.CDLL(self.path)
         lib.testmap_tracer_take.restype = ctypes.c_void_p
         lib.testmap_tracer_free.argtypes = [ctypes.c_void_p]
