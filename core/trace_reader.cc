@@ -31,8 +31,10 @@ struct ViewHash {
 };
 
 struct NameCache {
-  std::unordered_map<std::string, std::pair<std::string, std::string>> ops;
-  std::unordered_map<std::string, std::string> dtypes;
+  // Found by view: a lookup per observation allocates nothing.
+  std::unordered_map<std::string, std::pair<std::string, std::string>, ViewHash, std::equal_to<>>
+      ops;
+  std::unordered_map<std::string, std::string, ViewHash, std::equal_to<>> dtypes;
   // Evidence, devices, roles: looked up without a copy (several per op).
   std::unordered_map<std::string, std::string, ViewHash, std::equal_to<>> strings;
 
@@ -72,11 +74,15 @@ class LineReader {
     return s;
   }
 
-  TraceOp Op(dom::element value) {
+  // Fills `out`, reusing its dtypes' storage (a shard has millions of ops).
+  void Op(dom::element value, TraceOp& out) {
     dom::object op;
     if (value.get_object().get(op) != simdjson::SUCCESS) Fail("an `ops` entry is not an object");
-    TraceOp out;
     out.evidence = "eager";
+    out.role = kRoleTest;
+    out.device = {};
+    out.dtypes.clear();
+    out.count = 1;
     std::string_view name;
     for (auto [key, v] : op) {
       if (key == "op") {
@@ -98,7 +104,7 @@ class LineReader {
           std::string_view s;
           if (d.get_string().get(s) != simdjson::SUCCESS)
             Fail("a dtype of " + std::string(name) + " is not a string");
-          auto it = cache_.dtypes.find(std::string(s));
+          auto it = cache_.dtypes.find(s);
           if (it == cache_.dtypes.end()) {
             auto canonical = NormalizeDtype(s);
             if (!canonical) Item(s, "dtype");
@@ -114,7 +120,7 @@ class LineReader {
       Fail("unknown evidence `" + std::string(out.evidence) + "` for " + std::string(name));
     if (!IsRoleName(out.role))
       Fail("unknown role `" + std::string(out.role) + "` for " + std::string(name));
-    auto it = cache_.ops.find(std::string(name));
+    auto it = cache_.ops.find(name);
     if (it == cache_.ops.end()) {
       auto parsed = ParseOpName(name);
       if (!parsed) Fail("`" + std::string(name) + "` is not an operator name");
@@ -125,7 +131,6 @@ class LineReader {
     }
     out.packet = it->second.first;
     out.overload = it->second.second;
-    return out;
   }
 
  private:
@@ -191,6 +196,7 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
   simdjson::padded_string padded(text);
   std::string_view all(padded.data(), padded.size());
   bool stop = false;
+  std::vector<TraceOp> spare_ops;  // the last test's, for their storage
   ForEachJsonlLine(all, [&](const JsonlLine& line) {
     if (stop) return;
     LineReader lr(path, line.number, cache);
@@ -228,8 +234,13 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
       } else if (key == "ops") {
         dom::array arr;
         if (v.get_array().get(arr) != simdjson::SUCCESS) lr.Fail("`ops` is not a list");
-        test.ops.reserve(arr.size());
-        for (auto op : arr) test.ops.push_back(lr.Op(op));
+        test.ops.swap(spare_ops);
+        size_t n = 0;
+        for (auto op : arr) {
+          if (n == test.ops.size()) test.ops.emplace_back();
+          lr.Op(op, test.ops[n++]);
+        }
+        test.ops.resize(n);
         has_ops = true;
       } else if (key == "outcome") {
         test.outcome = lr.String(v, "outcome");
@@ -286,6 +297,7 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
       if (pending && pending->nodeid == test.nodeid) pending.reset();
       test.outcome_json = "{" + test.outcome_json + "}";
       visitor.Test(test);
+      spare_ops.swap(test.ops);
     } else {
       lr.Fail("unknown record type `" + std::string(type) + "`");
     }

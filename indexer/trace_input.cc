@@ -57,6 +57,11 @@ class TraceInputBuilder : public core::TraceVisitor {
                      [](const core::TraceOp* a, const core::TraceOp* b) {
                        return std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
                      });
+    size_t groups = 0;
+    for (size_t i = 0; i < order_.size(); ++i)
+      groups += i == 0 || order_[i]->packet != order_[i - 1]->packet ||
+                order_[i]->overload != order_[i - 1]->overload;
+    edges.reserve(groups);
     for (size_t i = 0; i < order_.size();) {
       group_.clear();
       size_t j = i;
