@@ -403,7 +403,8 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       }
     }
   }
-  std::unordered_set<std::string> minimal_done, traced;
+  // By test id (edges.tests): whether this ingest traced it already.
+  std::vector<bool> traced;
   // An input's edges point at its interned operator keys (trace_input.h):
   // each distinct one is looked up once per input, not once per edge.
   std::unordered_map<const char*, uint32_t> op_ids;
@@ -413,16 +414,17 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     op_ids.clear();
     for (const auto& t : trace.tests) {
       ++summary.test_records;
-      traced.insert(t.nodeid);
+      const uint32_t test = edges.tests.Id(t.nodeid), run = edges.runs.Id(t.run_id);
       // A TORCH_LOGS log says what a test compiled, not how it ended.
       if (!t.outcome_json.empty())
         batch.Put(Cf::kOutcomes, JoinKey({t.nodeid, t.run_id}), t.outcome_json);
-      if (!scanned.count(t.nodeid) && !minimal_done.count(t.nodeid)) {
-        minimal_done.insert(t.nodeid);
-        if (!store.Get(Cf::kTests, t.nodeid))
+      if (test >= traced.size()) traced.resize(test + 1);
+      if (!traced[test]) {
+        traced[test] = true;
+        ++summary.traced_tests;
+        if (!scanned.count(t.nodeid) && !store.Get(Cf::kTests, t.nodeid))
           batch.Put(Cf::kTests, t.nodeid, MinimalTestRecord(t.nodeid));
       }
-      const uint32_t test = edges.tests.Id(t.nodeid), run = edges.runs.Id(t.run_id);
       for (const auto& e : t.edges) {
         summary.observations += e.observations;
         auto [op, fresh] = op_ids.try_emplace(e.op_key.data());
@@ -432,7 +434,6 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       summary.edges += t.edges.size();
     }
   }
-  summary.traced_tests = traced.size();
   if (!inputs.traces.empty()) summary.warnings = JoinWarnings(store, inputs, scanned);
   edges.ops.Finish();
   edges.tests.Finish();
