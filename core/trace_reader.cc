@@ -31,8 +31,10 @@ struct ViewHash {
 };
 
 struct NameCache {
-  std::unordered_map<std::string, std::pair<std::string, std::string>> ops;
-  std::unordered_map<std::string, std::string> dtypes;
+  // Found by view: a lookup per observation allocates nothing.
+  std::unordered_map<std::string, std::pair<std::string, std::string>, ViewHash, std::equal_to<>>
+      ops;
+  std::unordered_map<std::string, std::string, ViewHash, std::equal_to<>> dtypes;
   // Evidence, devices, roles: looked up without a copy (several per op).
   std::unordered_map<std::string, std::string, ViewHash, std::equal_to<>> strings;
 
@@ -72,11 +74,15 @@ class LineReader {
     return s;
   }
 
-  TraceOp Op(dom::element value) {
+  // Fills `out`, reusing its dtypes' storage (a shard has millions of ops).
+  void Op(dom::element value, TraceOp& out) {
     dom::object op;
     if (value.get_object().get(op) != simdjson::SUCCESS) Fail("an `ops` entry is not an object");
-    TraceOp out;
     out.evidence = "eager";
+    out.role = kRoleTest;
+    out.device = {};
+    out.dtypes.clear();
+    out.count = 1;
     std::string_view name;
     for (auto [key, v] : op) {
       if (key == "op") {
@@ -98,7 +104,7 @@ class LineReader {
           std::string_view s;
           if (d.get_string().get(s) != simdjson::SUCCESS)
             Fail("a dtype of " + std::string(name) + " is not a string");
-          auto it = cache_.dtypes.find(std::string(s));
+          auto it = cache_.dtypes.find(s);
           if (it == cache_.dtypes.end()) {
             auto canonical = NormalizeDtype(s);
             if (!canonical) Item(s, "dtype");
@@ -114,7 +120,7 @@ class LineReader {
       Fail("unknown evidence `" + std::string(out.evidence) + "` for " + std::string(name));
     if (!IsRoleName(out.role))
       Fail("unknown role `" + std::string(out.role) + "` for " + std::string(name));
-    auto it = cache_.ops.find(std::string(name));
+    auto it = cache_.ops.find(name);
     if (it == cache_.ops.end()) {
       auto parsed = ParseOpName(name);
       if (!parsed) Fail("`" + std::string(name) + "` is not an operator name");
@@ -125,7 +131,6 @@ class LineReader {
     }
     out.packet = it->second.first;
     out.overload = it->second.second;
-    return out;
   }
 
  private:
@@ -186,16 +191,24 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
     visitor.Test(UnfinishedTest(*pending, reason));
     pending.reset();
   };
-  // simdjson reads up to SIMDJSON_PADDING bytes past a line's end; a padded
-  // copy of the whole text makes every line safe to parse in place.
-  simdjson::padded_string padded(text);
-  std::string_view all(padded.data(), padded.size());
+  // simdjson may read up to SIMDJSON_PADDING bytes past a line's end
+  // (whatever they hold). Every line but the last few has that much of the
+  // text after it, so it is parsed in place; only those few are copied into
+  // a padded buffer (a copy of the whole text was a second 27 MB per shard).
+  const char* text_end = text.data() + text.size();
+  simdjson::padded_string tail;
   bool stop = false;
-  ForEachJsonlLine(all, [&](const JsonlLine& line) {
+  std::vector<TraceOp> spare_ops;  // the last test's, for their storage
+  ForEachJsonlLine(text, [&](const JsonlLine& line) {
     if (stop) return;
     LineReader lr(path, line.number, cache);
     dom::object obj;
-    auto error = parser.parse(line.text.data(), line.text.size(), /*realloc_if_needed=*/false)
+    const bool in_place = static_cast<size_t>(text_end - line.text.data()) >=
+                          line.text.size() + simdjson::SIMDJSON_PADDING;
+    if (!in_place) tail = simdjson::padded_string(line.text);
+    auto error = (in_place ? parser.parse(line.text.data(), line.text.size(),
+                                          /*realloc_if_needed=*/false)
+                           : parser.parse(tail))
                      .get_object()
                      .get(obj);
     if (error != simdjson::SUCCESS && line.last_without_newline) {
@@ -228,8 +241,13 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
       } else if (key == "ops") {
         dom::array arr;
         if (v.get_array().get(arr) != simdjson::SUCCESS) lr.Fail("`ops` is not a list");
-        test.ops.reserve(arr.size());
-        for (auto op : arr) test.ops.push_back(lr.Op(op));
+        test.ops.swap(spare_ops);
+        size_t n = 0;
+        for (auto op : arr) {
+          if (n == test.ops.size()) test.ops.emplace_back();
+          lr.Op(op, test.ops[n++]);
+        }
+        test.ops.resize(n);
         has_ops = true;
       } else if (key == "outcome") {
         test.outcome = lr.String(v, "outcome");
@@ -286,6 +304,7 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
       if (pending && pending->nodeid == test.nodeid) pending.reset();
       test.outcome_json = "{" + test.outcome_json + "}";
       visitor.Test(test);
+      spare_ops.swap(test.ops);
     } else {
       lr.Fail("unknown record type `" + std::string(type) + "`");
     }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ std::string EncodeEdge(std::vector<const EdgeTuple*> tuples);
 // from the parse).
 template <class Tuple>
 std::string EncodeEdgeOf(std::vector<const Tuple*> tuples);
+// The same into `out` (replacing what it held), sorting `tuples` in place:
+// a parse that encodes millions of edges reuses both buffers.
+template <class Tuple>
+void EncodeEdgeInto(std::vector<const Tuple*>& tuples, std::string& out);
 // Throws core::InputError on a malformed value (index verify reports it).
 std::vector<EdgeTuple> DecodeEdge(std::string_view value);
 // The same into `out`, reusing its tuples' storage (a walk over thousands
@@ -51,11 +56,11 @@ std::vector<EdgeTuple> DecodeEdge(std::string_view value);
 void DecodeEdgeInto(std::string_view value, std::vector<EdgeTuple>& out);
 
 template <class Tuple>
-std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {
+void EncodeEdgeInto(std::vector<const Tuple*>& tuples, std::string& out) {
   auto key = [](const Tuple* t) { return std::tie(t->evidence, t->role, t->device, t->dtypes); };
   std::sort(tuples.begin(), tuples.end(),
             [&](const Tuple* a, const Tuple* b) { return key(a) < key(b); });
-  std::string out;
+  out.clear();
   for (size_t i = 0; i < tuples.size(); ++i) {
     uint64_t count = tuples[i]->count;
     while (i + 1 < tuples.size() && key(tuples[i + 1]) == key(tuples[i]))
@@ -73,8 +78,15 @@ std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {
       out += t.dtypes[d];
     }
     out.push_back('\t');
-    out += std::to_string(count);
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, count).ptr);
   }
+}
+
+template <class Tuple>
+std::string EncodeEdgeOf(std::vector<const Tuple*> tuples) {
+  std::string out;
+  EncodeEdgeInto(tuples, out);
   return out;
 }
 

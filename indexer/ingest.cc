@@ -270,59 +270,94 @@ class Ranks {
     auto it = ids_.find(s);
     if (it != ids_.end()) return it->second;
     it = ids_.emplace(std::string(s), static_cast<uint32_t>(names_.size())).first;
-    names_.push_back(&it->first);
+    names_.push_back(it->first);
     return it->second;
   }
-  const std::string& Name(uint32_t id) const { return *names_[id]; }
   uint32_t size() const { return static_cast<uint32_t>(names_.size()); }
-  // rank[id]: the position of Name(id) in byte order.
-  std::vector<uint32_t> Compute() const {
+  // After Finish: rank[id], the position of Name(id) in byte order.
+  const std::vector<uint32_t>& rank() const { return rank_; }
+  // The names are then copied into one buffer in rank order, so that a
+  // producer that writes them in key order reads memory in order too.
+  void Finish() {
     std::vector<uint32_t> order(names_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
-              [&](uint32_t a, uint32_t b) { return *names_[a] < *names_[b]; });
-    std::vector<uint32_t> rank(order.size());
-    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
-    return rank;
+              [&](uint32_t a, uint32_t b) { return names_[a] < names_[b]; });
+    rank_.assign(order.size(), 0);
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < order.size(); ++i) {
+      rank_[order[i]] = i;
+      bytes += names_[i].size();
+    }
+    sorted_.reserve(bytes);
+    std::vector<size_t> at(order.size());
+    for (uint32_t id : order) {
+      at[id] = sorted_.size();
+      sorted_.append(names_[id]);
+    }
+    for (uint32_t id = 0; id < names_.size(); ++id)
+      names_[id] = std::string_view(sorted_).substr(at[id], names_[id].size());
   }
+  std::string_view Name(uint32_t id) const { return names_[id]; }
 
  private:
   std::unordered_map<std::string, uint32_t, ViewHash, std::equal_to<>> ids_;
-  std::vector<const std::string*> names_;
+  std::vector<std::string_view> names_;
+  std::vector<uint32_t> rank_;
+  std::string sorted_;
 };
 
 struct EdgeRow {
   uint32_t op, test, run;  // ids in their Ranks
-  uint32_t seq;            // input order: the last of duplicates wins
-  std::string_view value;  // encoded, in the batch's arena
+  std::string_view value;  // encoded, in the batch's arena or the input's strings
 };
 
 // Produces both edge directions in key order, duplicates (same op, test
-// and run) resolved to the last one seen. Each direction sorts its own copy
-// of the rows by field ranks, on the commit's thread for that column family.
-// The op_tests direction also tells the counters what it writes.
+// and run) resolved to the last one seen (rows are in input order). Each
+// direction orders the rows on its own, on the commit's thread for that
+// column family. The op_tests direction also tells the counters what
+// it writes.
 struct EdgeEmitter {
   std::vector<EdgeRow> rows;
   Ranks ops, tests, runs;
-  std::vector<uint32_t> op_rank, test_rank, run_rank;
   std::vector<bool> run_may_exist;  // by run id (IngestCounters::RunMayExist)
   IngestCounters* counters = nullptr;
 
   void Produce(bool by_op, const IndexBatch::Sink& sink) const {
-    auto key_of = [&](const EdgeRow& r) {
-      return by_op ? std::make_tuple(op_rank[r.op], test_rank[r.test], run_rank[r.run])
-                   : std::make_tuple(test_rank[r.test], op_rank[r.op], run_rank[r.run]);
+    // Key order is (first field, second field, run): three stable counting
+    // sorts by rank, least significant first, leave the rows in that order
+    // and duplicates in input order. Linear: no comparison of millions of
+    // keys, nor of their ranks.
+    const auto &op_rank = ops.rank(), &test_rank = tests.rank(), &run_rank = runs.rank();
+    std::vector<uint32_t> order(rows.size()), scratch(rows.size()), count;
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto pass = [&](auto rank_of, size_t ranks) {
+      count.assign(ranks + 1, 0);
+      for (uint32_t i : order) ++count[rank_of(rows[i]) + 1];
+      for (size_t r = 1; r <= ranks; ++r) count[r] += count[r - 1];
+      for (uint32_t i : order) scratch[count[rank_of(rows[i])]++] = i;
+      order.swap(scratch);
     };
-    std::vector<EdgeRow> sorted = rows;
-    std::sort(sorted.begin(), sorted.end(), [&](const EdgeRow& a, const EdgeRow& b) {
-      return std::make_pair(key_of(a), a.seq) < std::make_pair(key_of(b), b.seq);
-    });
+    auto by_run = [&](const EdgeRow& r) { return run_rank[r.run]; };
+    auto by_test = [&](const EdgeRow& r) { return test_rank[r.test]; };
+    auto by_operator = [&](const EdgeRow& r) { return op_rank[r.op]; };
+    if (runs.size() > 1) pass(by_run, runs.size());
+    if (by_op) {
+      pass(by_test, tests.size());
+      pass(by_operator, ops.size());
+    } else {
+      pass(by_operator, ops.size());
+      pass(by_test, tests.size());
+    }
+    auto same_key = [&](const EdgeRow& a, const EdgeRow& b) {
+      return a.op == b.op && a.test == b.test && a.run == b.run;
+    };
     std::string key;
-    for (size_t i = 0; i < sorted.size(); ++i) {
-      if (i + 1 < sorted.size() && key_of(sorted[i + 1]) == key_of(sorted[i])) continue;
-      const EdgeRow& r = sorted[i];
-      const std::string& first = by_op ? ops.Name(r.op) : tests.Name(r.test);
-      const std::string& second = by_op ? tests.Name(r.test) : ops.Name(r.op);
+    for (size_t i = 0; i < order.size(); ++i) {
+      const EdgeRow& r = rows[order[i]];
+      if (i + 1 < order.size() && same_key(rows[order[i + 1]], r)) continue;  // the last wins
+      std::string_view first = by_op ? ops.Name(r.op) : tests.Name(r.test);
+      std::string_view second = by_op ? tests.Name(r.test) : ops.Name(r.op);
       key.assign(first);  // ops are stored as PACKET\0OVERLOAD
       key.push_back('\0');
       key += second;
@@ -344,13 +379,13 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
   EdgeEmitter edges;
   edges.counters = &counters;
   std::string op_key;
-  auto add_edge = [&](std::string_view packet, std::string_view overload, std::string_view nodeid,
-                      std::string_view run, const std::string& value) {
+  auto add_static_edge = [&](std::string_view packet, std::string_view nodeid,
+                             const std::string& value) {
     op_key.assign(packet);
     op_key.push_back('\0');
-    op_key.append(overload);
-    edges.rows.push_back({edges.ops.Id(op_key), edges.tests.Id(nodeid), edges.runs.Id(run),
-                          static_cast<uint32_t>(edges.rows.size()), batch.Store(value)});
+    op_key.append(kStaticOverload);
+    edges.rows.push_back({edges.ops.Id(op_key), edges.tests.Id(nodeid), edges.runs.Id(kStaticRunId),
+                          batch.Store(value)});
     ++summary.edges;
   };
   std::unordered_set<std::string> scanned;
@@ -363,38 +398,46 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       ++summary.scanned_tests;
       if (!t.generic_id.empty()) batch.Put(Cf::kGeneric, JoinKey({t.generic_id, t.nodeid}), "");
       if (!t.static_packet.empty()) {
-        add_edge(t.static_packet, kStaticOverload, t.nodeid, kStaticRunId,
-                 EncodeEdge({t.static_tuple}));
+        add_static_edge(t.static_packet, t.nodeid, EncodeEdge({t.static_tuple}));
         ++summary.observations;
       }
     }
   }
-  std::unordered_set<std::string> minimal_done, traced;
+  // By test id (edges.tests): whether this ingest traced it already.
+  std::vector<bool> traced;
+  // An input's edges point at its interned operator keys (trace_input.h):
+  // each distinct one is looked up once per input, not once per edge.
+  std::unordered_map<const char*, uint32_t> op_ids;
   for (const auto& trace : inputs.traces) {
     for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);
     summary.runs += trace.runs.size();
+    op_ids.clear();
     for (const auto& t : trace.tests) {
       ++summary.test_records;
-      traced.insert(t.nodeid);
+      const uint32_t test = edges.tests.Id(t.nodeid), run = edges.runs.Id(t.run_id);
       // A TORCH_LOGS log says what a test compiled, not how it ended.
       if (!t.outcome_json.empty())
         batch.Put(Cf::kOutcomes, JoinKey({t.nodeid, t.run_id}), t.outcome_json);
-      if (!scanned.count(t.nodeid) && !minimal_done.count(t.nodeid)) {
-        minimal_done.insert(t.nodeid);
-        if (!store.Get(Cf::kTests, t.nodeid))
+      if (test >= traced.size()) traced.resize(test + 1);
+      if (!traced[test]) {
+        traced[test] = true;
+        ++summary.traced_tests;
+        if (!scanned.count(t.nodeid) && !store.Get(Cf::kTests, t.nodeid))
           batch.Put(Cf::kTests, t.nodeid, MinimalTestRecord(t.nodeid));
       }
       for (const auto& e : t.edges) {
         summary.observations += e.observations;
-        add_edge(e.packet, e.overload, t.nodeid, t.run_id, e.value);
+        auto [op, fresh] = op_ids.try_emplace(e.op_key.data());
+        if (fresh) op->second = edges.ops.Id(e.op_key);
+        edges.rows.push_back({op->second, test, run, e.value});  // the input outlives the commit
       }
+      summary.edges += t.edges.size();
     }
   }
-  summary.traced_tests = traced.size();
   if (!inputs.traces.empty()) summary.warnings = JoinWarnings(store, inputs, scanned);
-  edges.op_rank = edges.ops.Compute();
-  edges.test_rank = edges.tests.Compute();
-  edges.run_rank = edges.runs.Compute();
+  edges.ops.Finish();
+  edges.tests.Finish();
+  edges.runs.Finish();
   if (!edges.rows.empty()) {
     batch.SetProducer(Cf::kOpTests,
                       [&](const IndexBatch::Sink& sink) { edges.Produce(true, sink); });

@@ -42,7 +42,7 @@ TraceInput ParseTorchLogsForTest(const std::string& text, const std::string& pat
         EdgeTuple{"compile", op.device.value_or(""), op.dtypes, op.count});
   }
   for (auto& [op, tuples] : by_op)
-    traced.edges.push_back({op.first, op.second, EncodeEdge(tuples), tuples.size()});
+    traced.edges.push_back(input.Edge(op.first, op.second, EncodeEdge(tuples), tuples.size()));
   input.tests.push_back(std::move(traced));
   return input;
 }

@@ -3,36 +3,25 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/content_hash.h"
 #include "core/trace_reader.h"
 
 namespace testmap::indexer {
-namespace {
 
-// One edge per operator overload: all its (evidence, device, dtypes).
-std::vector<TracedEdge> GroupEdges(const std::vector<core::TraceOp>& ops) {
-  std::vector<const core::TraceOp*> order;
-  for (const auto& op : ops) order.push_back(&op);
-  std::stable_sort(order.begin(), order.end(), [](const core::TraceOp* a, const core::TraceOp* b) {
-    return std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
-  });
-  std::vector<TracedEdge> edges;
-  std::vector<const core::TraceOp*> group;
-  for (size_t i = 0; i < order.size();) {
-    group.clear();
-    size_t j = i;
-    for (; j < order.size() && order[j]->packet == order[i]->packet &&
-           order[j]->overload == order[i]->overload;
-         ++j) {
-      group.push_back(order[j]);
-    }
-    edges.push_back({std::string(order[i]->packet), std::string(order[i]->overload),
-                     EncodeEdgeOf(group), group.size()});
-    i = j;
-  }
-  return edges;
+TracedEdge TraceInput::Edge(std::string_view packet, std::string_view overload,
+                            std::string_view value, size_t observations) {
+  std::string key;
+  key.reserve(packet.size() + 1 + overload.size());
+  key.append(packet).push_back('\0');
+  key.append(overload);
+  std::string_view op_key = strings.Intern(key);
+  return {op_key, op_key.substr(0, packet.size()), op_key.substr(packet.size() + 1),
+          strings.Intern(value), observations};
 }
+
+namespace {
 
 class TraceInputBuilder : public core::TraceVisitor {
  public:
@@ -52,14 +41,54 @@ class TraceInputBuilder : public core::TraceVisitor {
     test.run_id = input_.runs.back().id;
     test.line = t.line;
     test.outcome_json = t.outcome_json;
-    test.edges = GroupEdges(t.ops);
+    GroupEdges(t.ops, test.edges);
     input_.tests.push_back(std::move(test));
   }
 
   void Warning(const std::string& message) override { input_.warnings.push_back(message); }
 
  private:
+  // One edge per operator overload: all its (evidence, device, dtypes). The
+  // buffers are the builder's, reused from test to test.
+  void GroupEdges(const std::vector<core::TraceOp>& ops, std::vector<TracedEdge>& edges) {
+    order_.clear();
+    for (const auto& op : ops) order_.push_back(&op);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [](const core::TraceOp* a, const core::TraceOp* b) {
+                       return std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
+                     });
+    size_t groups = 0;
+    for (size_t i = 0; i < order_.size(); ++i)
+      groups += i == 0 || order_[i]->packet != order_[i - 1]->packet ||
+                order_[i]->overload != order_[i - 1]->overload;
+    edges.reserve(groups);
+    for (size_t i = 0; i < order_.size();) {
+      group_.clear();
+      size_t j = i;
+      for (; j < order_.size() && order_[j]->packet == order_[i]->packet &&
+             order_[j]->overload == order_[i]->overload;
+           ++j) {
+        group_.push_back(order_[j]);
+      }
+      EncodeEdgeInto(group_, value_);
+      // The reader's names are interned too: the same operator comes with
+      // the same packet view, so its key is built once.
+      const core::TraceOp& op = *order_[i];
+      auto [known, fresh] = op_edges_.try_emplace(op.packet.data());
+      if (fresh || known->second.packet != op.packet || known->second.overload != op.overload)
+        known->second = input_.Edge(op.packet, op.overload, "", 0);
+      TracedEdge edge = known->second;
+      edge.value = input_.strings.Intern(value_);
+      edge.observations = group_.size();
+      edges.push_back(edge);
+      i = j;
+    }
+  }
+
   TraceInput& input_;
+  std::vector<const core::TraceOp*> order_, group_;
+  std::string value_;
+  std::unordered_map<const char*, TracedEdge> op_edges_;  // by the reader's packet view
 };
 
 }  // namespace

@@ -4,19 +4,48 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "indexer/edge_value.h"
 
 namespace testmap::indexer {
 
+// The distinct strings of one input, each stored once. A shard names the
+// same few hundred operators, and mostly the same edge values, millions of
+// times: its edges point here instead of holding millions of small strings
+// (whose allocation, copying and scattered reads were a large share of an
+// ingest). Views stay valid when the owner moves; it cannot be copied.
+class InternedStrings {
+ public:
+  InternedStrings() = default;
+  InternedStrings(InternedStrings&&) = default;
+  InternedStrings& operator=(InternedStrings&&) = default;
+  InternedStrings(const InternedStrings&) = delete;
+  InternedStrings& operator=(const InternedStrings&) = delete;
+
+  std::string_view Intern(std::string_view s) { return *set_.emplace(s).first; }
+  size_t size() const { return set_.size(); }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // Node-based: an element never moves, not even when the set does.
+  std::unordered_set<std::string, Hash, std::equal_to<>> set_;
+};
+
 // All a test did with one operator overload in one run: its observations,
 // already encoded as the edge value (edge_value.h). Encoding happens while
-// parsing, which runs on one thread per input file.
+// parsing, which runs on one thread per input file. The views point into
+// the TraceInput's `strings`.
 struct TracedEdge {
-  std::string packet;
-  std::string overload;
-  std::string value;
+  std::string_view op_key;    // PACKET \0 OVERLOAD, as op_tests keys begin
+  std::string_view packet;    // the part of op_key before the \0
+  std::string_view overload;  // the part after it
+  std::string_view value;
   size_t observations = 0;
 };
 
@@ -43,6 +72,12 @@ struct TraceInput {
   std::vector<TraceRun> runs;
   std::vector<TracedTest> tests;
   std::vector<std::string> warnings;  // what the reader read past
+  InternedStrings strings;            // what the tests' edges point at
+
+  // An edge of `packet` and `overload` with the encoded `value`, its
+  // strings interned in `strings`.
+  TracedEdge Edge(std::string_view packet, std::string_view overload, std::string_view value,
+                  size_t observations);
 };
 
 // Parses one shard's text; `path` names it in errors. Throws

@@ -15,7 +15,7 @@
 // each, fresh stores every time) so that the load of a shared machine
 // falls on all of them alike; figures are medians. Usage:
 //   build-*/bin/indexer_index_perftest [--tests N] [--ops-per-test K] [--queries Q] [--rounds R]
-//                                      [--dir DIR]
+//                                      [--dir DIR] [--ingest-only]
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,13 +64,22 @@ int main(int argc, char** argv) {
   SyntheticSpec spec;
   int queries = 50, rounds = 3;
   std::string dir = (fs::temp_directory_path() / "testmap-index-perftest").string();
-  for (int i = 1; i + 1 < argc; i += 2) {
+  // --ingest-only: the ingest comparison alone (nlohmann-json in the last
+  // round only, as a reference).
+  bool ingest_only = false;
+  for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--tests") spec.tests = std::atoi(argv[i + 1]);
-    if (a == "--ops-per-test") spec.ops_per_test = std::atoi(argv[i + 1]);
-    if (a == "--queries") queries = std::atoi(argv[i + 1]);
-    if (a == "--dir") dir = argv[i + 1];
-    if (a == "--rounds") rounds = std::max(1, std::atoi(argv[i + 1]));
+    if (a == "--ingest-only") {
+      ingest_only = true;
+      continue;
+    }
+    if (i + 1 == argc) break;
+    ++i;
+    if (a == "--tests") spec.tests = std::atoi(argv[i]);
+    if (a == "--ops-per-test") spec.ops_per_test = std::atoi(argv[i]);
+    if (a == "--queries") queries = std::atoi(argv[i]);
+    if (a == "--dir") dir = argv[i];
+    if (a == "--rounds") rounds = std::max(1, std::atoi(argv[i]));
   }
   auto load = [] {
     double l[3] = {0, 0, 0};
@@ -89,40 +98,47 @@ int main(int argc, char** argv) {
       "write)\n",
       spec.tests, traces.edges, traces.shard_paths.size(), traces.bytes / 1e6, Now() - t0);
 
-  // Ingest: testmap as a whole process vs SQLite in this process (it is
-  // spared a process start; the parse is the same library in both), each
-  // into a fresh store, alternating.
+  // Ingest: each contender a whole process into a fresh store, alternating
+  // within each round: `testmap ingest`, and the SQLite loader in a forked
+  // child (spared the exec; the parse is the same library in both). Wall and
+  // CPU (user + system) time, since other work on a shared machine stretches
+  // the first and hardly the second.
   std::string index = dir + "/index";
-  std::vector<double> testmap_ingests, sqlite_fast_ingests, sqlite_ingests;
+  std::vector<double> testmap_wall, fast_wall, sqlite_wall, testmap_cpu, fast_cpu, sqlite_cpu;
+  auto sqlite_load = [&](bool fast) {
+    return testmap::bench::TimeForked([&] {
+      size_t edges = testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite", fast);
+      if (edges != traces.edges)
+        throw std::runtime_error("sqlite loaded " + std::to_string(edges) + " edges");
+    });
+  };
   for (int round = 0; round < rounds; ++round) {
     fs::remove_all(index);
-    testmap_ingests.push_back(TimeShell(
-        testmap + " ingest --index " + index + " " + dir + "/shards", dir + "/ingest.out"));
-    fs::remove(dir + "/edges.sqlite");
-    t0 = Now();
-    size_t fast_edges =
-        testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite", true);
-    sqlite_fast_ingests.push_back(Now() - t0);
-    fs::remove(dir + "/edges.sqlite");
-    t0 = Now();
-    size_t sqlite_edges = testmap::bench::SqliteIngest(traces.shard_paths, dir + "/edges.sqlite");
-    sqlite_ingests.push_back(Now() - t0);
-    if (sqlite_edges != traces.edges || fast_edges != traces.edges)
-      std::cerr << "sqlite loaded " << sqlite_edges << " edges\n";
+    auto t = testmap::bench::TimeShellCpu(
+        testmap + " ingest --index " + index + " " + dir + "/shards", dir + "/ingest.out");
+    testmap_wall.push_back(t.wall), testmap_cpu.push_back(t.cpu);
+    t = sqlite_load(true);
+    fast_wall.push_back(t.wall), fast_cpu.push_back(t.cpu);
+    if (!ingest_only || round == rounds - 1) {
+      t = sqlite_load(false);
+      sqlite_wall.push_back(t.wall), sqlite_cpu.push_back(t.cpu);
+    }
   }
-  double testmap_ingest = Median(testmap_ingests), sqlite_ingest = Median(sqlite_ingests),
-         sqlite_fast_ingest = Median(sqlite_fast_ingests);
-  std::printf("\ningest (%zu edges), median of %d alternating rounds\n", traces.edges, rounds);
-  std::printf("  testmap ingest   %7.2f s  %10.0f edges/s\n", testmap_ingest,
-              traces.edges / testmap_ingest);
-  std::printf("  sqlite (indexed) %7.2f s  %10.0f edges/s\n", sqlite_ingest,
-              traces.edges / sqlite_ingest);
-  std::printf("  ratio            %7.2fx\n", sqlite_ingest / testmap_ingest);
-  std::printf(
-      "  sqlite, simdjson %7.2f s  %10.0f edges/s  (the same parser as testmap: only the stores "
-      "differ)\n",
-      sqlite_fast_ingest, traces.edges / sqlite_fast_ingest);
-  std::printf("  ratio            %7.2fx   (target >= 3x)\n", sqlite_fast_ingest / testmap_ingest);
+  const double tw = Median(testmap_wall), tc = Median(testmap_cpu);
+  auto line = [&](const char* name, const std::vector<double>& wall, const std::vector<double>& cpu,
+                  const char* note) {
+    double w = Median(wall), c = Median(cpu);
+    std::printf("  %-18s %6.2f s wall %6.2f s cpu %9.0f edges/s", name, w, c, traces.edges / w);
+    if (&wall != &testmap_wall)
+      std::printf("   testmap %.2fx wall, %.2fx cpu%s", w / tw, c / tc, note);
+    std::printf("\n");
+  };
+  std::printf("\ningest (%zu edges), median of %d alternating rounds (load now %.2f)\n",
+              traces.edges, rounds, load());
+  line("testmap ingest", testmap_wall, testmap_cpu, "");
+  line("sqlite, simdjson", fast_wall, fast_cpu, "   (target >= 3x; the same parser as testmap)");
+  line("sqlite, nlohmann", sqlite_wall, sqlite_cpu, "");
+  if (ingest_only) return 0;
 
   // Process start, then stats: alternating, many times each.
   std::vector<double> start_s, sqlite_start_s, stats_s, sqlite_stats_s;

@@ -156,6 +156,49 @@ TEST(TraceReader, ALastLineCutShortIsDroppedWithAWarning) {
   EXPECT_TRUE(whole.warnings.empty());
 }
 
+// Lines are parsed in place, except the last few (simdjson reads past a
+// line's end, and only they lack the text after them), which are copied;
+// each test's ops reuse the previous test's storage. Records alternating
+// between every field set and none read the same wherever they stand, and
+// nothing of one test's ops carries over into the next.
+TEST(TraceReader, LinesInPlaceAndAtTheEndReadAlikeAndOpsDoNotCarryOver) {
+  const std::string full =
+      R"([{"op":"aten::add.Tensor","dtypes":["Float"],"device":"cpu","count":2,"role":"assert",)"
+      R"("evidence":"compile"},{"op":"aten::mm","dtypes":["bf16","bf16"],"device":"cuda"}])";
+  const std::string bare = R"([{"op":"aten::mm"}])";
+  std::string text = kRun + "\n";
+  for (int i = 0; i < 9; ++i) {
+    text += R"({"type":"test","nodeid":"t.py::t)" + std::to_string(i) +
+            R"(","outcome":"passed","ops":)" + (i % 2 ? bare : full) + "}\n";
+  }
+  struct Roles : Collected {
+    std::vector<std::string> roles;
+    void Test(const TraceTest& t) override {
+      Collected::Test(t);
+      std::string r;
+      for (const auto& op : t.ops) r += std::string(op.role) + ",";
+      roles.push_back(r);
+    }
+  } c;
+  ReadTrace(text, "s.jsonl", c);
+  ASSERT_EQ(c.tests.size(), 9u);
+  for (int i = 0; i < 9; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(c.tests[i].nodeid, "t.py::t" + std::to_string(i));
+    const std::vector<std::string> full_ops = {"aten::add|Tensor|compile|cpu|,float32|2",
+                                               "aten::mm||eager|cuda|,bfloat16,bfloat16|1"};
+    const std::vector<std::string> bare_ops = {"aten::mm||eager|||1"};
+    EXPECT_EQ(c.tests[i].ops, i % 2 ? bare_ops : full_ops);
+    EXPECT_EQ(c.roles[i], i % 2 ? "test," : "assert,test,");
+  }
+  // A bad line in place and one at the end name their lines alike.
+  std::string bad_middle = text;
+  bad_middle.insert(bad_middle.find("\n") + 1, "{\"type\":\n");
+  EXPECT_NE(ErrorOf(bad_middle).find("s.jsonl:2: corrupt record, not JSON"), std::string::npos);
+  EXPECT_NE(ErrorOf(text + "{\"type\":\n").find("s.jsonl:11: corrupt record, not JSON"),
+            std::string::npos);
+}
+
 TEST(TraceReader, BadRecordsNameFileAndLine) {
   EXPECT_NE(ErrorOf(kRun + "\nnot json\n{}\n").find("s.jsonl:2: corrupt record, not JSON"),
             std::string::npos);
