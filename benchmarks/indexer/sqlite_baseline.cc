@@ -41,7 +41,10 @@ size_t SqliteIngest(const std::vector<std::string>& shards, const std::string& d
   sqlite3* db = nullptr;
   if (sqlite3_open(db_path.c_str(), &db) != SQLITE_OK)
     throw std::runtime_error("cannot open " + db_path);
-  Exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  // SQLite's default rollback journal, not WAL: loading a fresh database in
+  // one transaction, it has almost no old pages to save, where WAL writes
+  // every page twice (WAL made this loader about 10% slower here).
+  Exec(db, "PRAGMA synchronous=NORMAL;");
   Exec(db,
        "CREATE TABLE runs(id INTEGER PRIMARY KEY, record TEXT);"
        "CREATE TABLE tests(id INTEGER PRIMARY KEY, nodeid TEXT UNIQUE);"
