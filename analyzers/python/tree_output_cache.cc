@@ -47,37 +47,46 @@ class Cursor {
   std::string_view b_;
 };
 
-bool ReadAll(const std::string& path, std::string* out) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  bool ok = fstat(fd, &st) == 0;
-  out->resize(ok ? static_cast<size_t>(st.st_size) : 0);
+// Reads exactly `n` bytes at the file's position.
+bool ReadExactly(int fd, size_t n, std::string* out) {
+  out->resize(n);
   size_t got = 0;
-  while (ok && got < out->size()) {
-    ssize_t n = read(fd, out->data() + got, out->size() - got);
-    if (n <= 0) ok = false;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
+  while (got < n) {
+    ssize_t r = read(fd, out->data() + got, n - got);
+    if (r <= 0) return false;
+    got += static_cast<size_t>(r);
   }
-  close(fd);
-  return ok;
+  return true;
 }
 
 }  // namespace
 
 std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot,
                                          const core::Hash128& state) {
-  std::string bytes;
-  if (!ReadAll(EntryPath(dir, slot), &bytes)) return std::nullopt;
-  Cursor c(bytes);
-  uint64_t magic, high, low, nfiles, tests;
-  std::string_view version;
-  if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) return std::nullopt;
-  if (!c.U64(&magic) || !c.U64(&high) || !c.U64(&low) || high != state.high || low != state.low ||
-      !c.U64(&tests) || !c.Str(&version) || !c.U64(&nfiles))
+  int fd = open(EntryPath(dir, slot).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  // The head first: a stale entry costs 32 bytes, not the whole output.
+  std::string head, rest;
+  uint64_t magic, high, low, size;
+  if (!ReadExactly(fd, 32, &head) || std::memcmp(head.data(), kMagic, 8) != 0) return std::nullopt;
+  Cursor h(head);
+  struct stat st;
+  if (!h.U64(&magic) || !h.U64(&high) || !h.U64(&low) || !h.U64(&size) || high != state.high ||
+      low != state.low || fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < 32 + size)
     return std::nullopt;
   TreeOutput t;
+  // Straight into the result's buffer: the output is nearly all of the file.
+  if (!ReadExactly(fd, size, &t.output) ||
+      !ReadExactly(fd, static_cast<size_t>(st.st_size) - 32 - size, &rest))
+    return std::nullopt;
+  Cursor c(rest);
+  uint64_t nfiles, tests;
+  std::string_view version;
+  if (!c.U64(&tests) || !c.Str(&version) || !c.U64(&nfiles)) return std::nullopt;
   t.tests = tests;
   t.torch_version = version;
   t.files.resize(nfiles);
@@ -86,31 +95,30 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
     if (!c.Str(&path) || !c.Str(&scan) || !DecodeFileScan(scan, std::string(path), &f))
       return std::nullopt;
   }
-  std::string_view output;
-  if (!c.Str(&output) || !c.rest().empty()) return std::nullopt;
-  // One copy out of the file's buffer; the output is most of it.
-  t.output.assign(output);
+  if (!c.rest().empty()) return std::nullopt;
   return t;
 }
 
 void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
                      const std::vector<FileScan>& files, size_t tests,
                      const std::string& torch_version, const std::string& output) {
+  // Layout: magic, state, output size, output, then the summary.
   std::string head(kMagic, 8);
   PutU64(state.high, head);
   PutU64(state.low, head);
-  PutU64(tests, head);
-  PutStr(torch_version, head);
-  PutU64(files.size(), head);
+  PutU64(output.size(), head);
+  std::string tail;
+  PutU64(tests, tail);
+  PutStr(torch_version, tail);
+  PutU64(files.size(), tail);
   for (const auto& f : files) {
     FileScan summary;  // path "" so the encoding keeps whole (empty) ids
     summary.skipped = f.skipped;
     summary.incomplete = f.incomplete;
     summary.diagnostics = f.diagnostics;
-    PutStr(f.path, head);
-    PutStr(EncodeFileScan(summary), head);
+    PutStr(f.path, tail);
+    PutStr(EncodeFileScan(summary), tail);
   }
-  PutU64(output.size(), head);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::string target = EntryPath(dir, slot);
@@ -118,7 +126,8 @@ void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const co
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return;
   bool ok = true;
-  for (std::string_view part : {std::string_view(head), std::string_view(output)}) {
+  for (std::string_view part :
+       {std::string_view(head), std::string_view(output), std::string_view(tail)}) {
     while (ok && !part.empty()) {
       ssize_t n = write(fd, part.data(), part.size());
       ok = n > 0;
