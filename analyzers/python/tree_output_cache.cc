@@ -13,7 +13,7 @@ namespace testmap::python {
 namespace {
 
 // Bump when the entry's layout changes.
-constexpr char kMagic[8] = {'t', 'm', 't', 'r', 'e', 'e', '0', '1'};
+constexpr char kMagic[8] = {'t', 'm', 't', 'r', 'e', 'e', '0', '2'};
 
 std::string EntryPath(const std::string& dir, const core::Hash128& slot) {
   return dir + "/" + core::HexDigest(slot) + ".out";
@@ -85,10 +85,8 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
     return std::nullopt;
   Cursor c(rest);
   uint64_t nfiles, tests;
-  std::string_view version;
-  if (!c.U64(&tests) || !c.Str(&version) || !c.U64(&nfiles)) return std::nullopt;
+  if (!c.U64(&tests) || !c.U64(&nfiles)) return std::nullopt;
   t.tests = tests;
-  t.torch_version = version;
   t.files.resize(nfiles);
   for (auto& f : t.files) {
     std::string_view path, scan;
@@ -100,8 +98,7 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
 }
 
 void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
-                     const std::vector<FileScan>& files, size_t tests,
-                     const std::string& torch_version, const std::string& output) {
+                     const std::vector<FileScan>& files, size_t tests, const std::string& output) {
   // Layout: magic, state, output size, output, then the summary.
   std::string head(kMagic, 8);
   PutU64(state.high, head);
@@ -109,7 +106,6 @@ void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const co
   PutU64(output.size(), head);
   std::string tail;
   PutU64(tests, tail);
-  PutStr(torch_version, tail);
   PutU64(files.size(), tail);
   for (const auto& f : files) {
     FileScan summary;  // path "" so the encoding keeps whole (empty) ids

@@ -22,7 +22,6 @@ struct TreeOutput {
   // them): what the command reports on stderr and its exit status.
   std::vector<FileScan> files;
   size_t tests = 0;
-  std::string torch_version;
   std::string output;  // the rendered bytes
 };
 
@@ -35,7 +34,6 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
 // sees the old entry or the new one). Failures are ignored: the cache is
 // an optimisation.
 void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
-                     const std::vector<FileScan>& files, size_t tests,
-                     const std::string& torch_version, const std::string& output);
+                     const std::vector<FileScan>& files, size_t tests, const std::string& output);
 
 }  // namespace testmap::python

@@ -218,6 +218,14 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
                              "not a torch snapshot of this testmap's format (" +
                                  std::string(torch_snapshot::kSnapshotFormat) + ")");
     snapshot_identity = core::HexDigest(core::ContentHash(bytes));
+    result.torch_version = torch_snapshot::SnapshotTorchVersion(bytes);
+  } else if (!snapshot_path.empty()) {
+    // The version reported must not depend on whether some file needed
+    // the snapshot's content (a warm scan needs none).
+    std::string bytes;
+    uint64_t size = 0;
+    if (ReadFile(snapshot_path, uint64_t{1} << 30, &bytes, &size) == ReadResult::kOk)
+      result.torch_version = torch_snapshot::SnapshotTorchVersion(bytes);
   }
   SnapshotSource source = [&]() -> const torch_snapshot::TorchSnapshot* {
     std::call_once(snapshot_once, [&] {
@@ -257,7 +265,6 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
     if (auto hit = ReadTreeOutput(tree_dir, tree->slot, tree->state)) {
       result.files = std::move(hit->files);
       result.tests = hit->tests;
-      result.torch_version = std::move(hit->torch_version);
       result.output = std::move(hit->output);
       result.cache_hits = result.files.size();
       result.output_from_cache = true;
@@ -318,7 +325,6 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   for (auto& t : threads) t.join();
   if (cache) cache->Flush();
   result.cache_hits = hits.load();
-  if (snapshot) result.torch_version = snapshot->torch_version;
   for (const auto& f : result.files) result.tests += f.tests.size();
   set_snapshot_error();
   if (options.output) {
@@ -327,8 +333,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
     bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
                                      [](const FileScan& f) { return f.skipped; });
     if (tree && tree->stable && none_skipped)
-      WriteTreeOutput(tree_dir, tree->slot, tree->state, result.files, result.tests,
-                      result.torch_version, result.output);
+      WriteTreeOutput(tree_dir, tree->slot, tree->state, result.files, result.tests, result.output);
   }
   return result;
 }

@@ -357,6 +357,16 @@ bool LooksLikeTorchSnapshot(std::string_view bytes) {
          bytes.find(std::string("\"format\":\"") + kFormat + "\"") != std::string_view::npos;
 }
 
+std::string SnapshotTorchVersion(std::string_view bytes) {
+  // Keys are sorted and nothing follows torch_version but its value; the
+  // last match is the top-level key. Versions hold no quotes or escapes.
+  constexpr std::string_view key = "\"torch_version\":\"";
+  size_t at = bytes.rfind(key);
+  if (at == std::string_view::npos) return "";
+  size_t begin = at + key.size(), end = bytes.find('"', begin);
+  return end == std::string_view::npos ? "" : std::string(bytes.substr(begin, end - begin));
+}
+
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {
   std::string text = ReadFile(path);
   nlohmann::json j;
