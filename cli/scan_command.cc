@@ -46,6 +46,11 @@ int RunScan(const ScanArgs& a) {
   if (o.snapshot_file.empty() && o.torch_python.empty())
     o.torch_python = torch_snapshot::DefaultTorchPython(&python_source);
   o.cache_dir = a.cache.Dir();
+  py::ScanFormat format = a.format == "json"      ? py::ScanFormat::kJson
+                          : a.format == "jsonl"   ? py::ScanFormat::kJsonl
+                          : a.format == "nodeids" ? py::ScanFormat::kNodeids
+                                                  : py::ScanFormat::kTable;
+  o.output = format;
   core::Progress progress("testmap scan:", "files");
   if (progress.enabled())
     o.progress = [&](size_t done, size_t total) {
@@ -61,11 +66,7 @@ int RunScan(const ScanArgs& a) {
   if (!a.torch_python.empty() && !r.snapshot_setup_error.empty())
     throw core::InputError("--torch-python: " + r.snapshot_setup_error);
 
-  py::ScanFormat format = a.format == "json"      ? py::ScanFormat::kJson
-                          : a.format == "jsonl"   ? py::ScanFormat::kJsonl
-                          : a.format == "nodeids" ? py::ScanFormat::kNodeids
-                                                  : py::ScanFormat::kTable;
-  py::WriteScan(r, format, std::cout);
+  std::cout.write(r.output.data(), static_cast<std::streamsize>(r.output.size()));
 
   for (const auto& key : setup.unhonoured_keys)
     std::cerr << "testmap scan: warning: " << setup.config_file << " sets " << key
@@ -93,9 +94,7 @@ int RunScan(const ScanArgs& a) {
     std::cerr << "testmap scan: partial answer: tests may be missing (see above)\n";
     return kExitBadInput;
   }
-  size_t tests = 0;
-  for (const auto& f : r.files) tests += f.tests.size();
-  return format == py::ScanFormat::kNodeids && tests == 0 ? kExitNoTests : kExitAnswer;
+  return format == py::ScanFormat::kNodeids && r.tests == 0 ? kExitNoTests : kExitAnswer;
 }
 
 }  // namespace

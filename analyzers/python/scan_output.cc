@@ -129,22 +129,23 @@ void AppendTestJson(const TestRecord& t, const std::string& file, std::string& o
 }
 
 void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& out) {
+  std::string buf = RenderScan(result, format);
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+std::string RenderScan(const TreeScanResult& result, ScanFormat format) {
   std::string buf;
-  buf.reserve(1 << 20);
-  auto flush = [&] {
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-    buf.clear();
-  };
   size_t tests = 0;
   for (const auto& f : result.files) tests += f.tests.size();
-
+  // ~800 bytes a JSON record: one allocation instead of a doubling series.
+  buf.reserve(format == ScanFormat::kJsonl || format == ScanFormat::kJson ? tests * 900 + 4096
+                                                                          : tests * 120 + 4096);
   switch (format) {
     case ScanFormat::kNodeids:
       for (const auto& f : result.files)
         for (const auto& t : f.tests) {
           buf += t.nodeid;
           buf += '\n';
-          if (buf.size() > (1 << 20)) flush();
         }
       break;
     case ScanFormat::kJsonl:
@@ -152,7 +153,6 @@ void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& ou
         for (const auto& t : f.tests) {
           AppendTestJson(t, f.path, buf);
           buf += '\n';
-          if (buf.size() > (1 << 20)) flush();
         }
       break;
     case ScanFormat::kJson: {
@@ -166,7 +166,6 @@ void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& ou
           first = false;
           buf += "\n";
           AppendTestJson(t, f.path, buf);
-          if (buf.size() > (1 << 20)) flush();
         }
       buf += "],\n\"diagnostics\":[";
       first = true;
@@ -208,7 +207,6 @@ void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& ou
       for (const auto& f : result.files)
         for (const auto& t : f.tests) {
           row(t.nodeid, std::to_string(t.line_start), ParamSummary(t));
-          if (buf.size() > (1 << 20)) flush();
         }
       size_t skipped = std::count_if(result.files.begin(), result.files.end(),
                                      [](auto& f) { return f.skipped; });
@@ -220,7 +218,7 @@ void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& ou
       break;
     }
   }
-  flush();
+  return buf;
 }
 
 }  // namespace testmap::python

@@ -5,13 +5,14 @@
 #include <ostream>
 #include <string>
 
+#include "analyzers/python/scan_format.h"
 #include "analyzers/python/tree_scanner.h"
 
 namespace testmap::python {
 
-enum class ScanFormat { kTable, kJsonl, kJson, kNodeids };
-
 void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& out);
+// The same bytes as WriteScan, in one string.
+std::string RenderScan(const TreeScanResult& result, ScanFormat format);
 
 // One test as a JSON object on one line (no trailing newline).
 void AppendTestJson(const TestRecord& t, const std::string& file, std::string& out);

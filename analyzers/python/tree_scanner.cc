@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -19,6 +20,8 @@
 #include "analyzers/python/pytest_rootdir.h"
 #include "analyzers/python/python_parser.h"
 #include "analyzers/python/scan_cache.h"
+#include "analyzers/python/scan_output.h"
+#include "analyzers/python/tree_output_cache.h"
 #include "core/content_hash.h"
 #include "core/errors.h"
 
@@ -109,6 +112,45 @@ ReadResult ReadFile(const std::string& path, uint64_t max_bytes, std::string* ou
   return ok ? ReadResult::kOk : ReadResult::kUnreadable;
 }
 
+// The tree output cache's slot (where the tree is, how it is shown) and
+// state (that plus every file's stat and the scan's context). A file
+// modified in the last seconds is racy (a second write within the same
+// timestamp tick would not show in its stat): `stable` is then false and
+// no entry is written for this state.
+struct TreeState {
+  core::Hash128 slot, state;
+  bool stable = true;
+};
+std::optional<TreeState> ComputeTreeState(const std::vector<std::string>& files,
+                                          const PytestSetup& setup, const TreeScanOptions& options,
+                                          const core::Hash128& context) {
+  std::string text = "tree-1\n";
+  std::error_code ec;
+  text += fs::current_path(ec).string() + "\n" + setup.rootdir + "\n";
+  for (const auto& p : setup.paths) text += p + "\n";
+  text += std::to_string(static_cast<int>(*options.output)) + "\n";
+  TreeState t;
+  t.slot = core::ContentHash(text);
+  text += std::to_string(options.max_file_bytes) + "\n" + core::HexDigest(context) + "\n";
+  text.reserve(text.size() + files.size() * 100);
+  int64_t racy_after = static_cast<int64_t>(std::time(nullptr)) - 2;
+  for (const auto& f : files) {
+    struct stat st;
+    if (stat(f.c_str(), &st) != 0) return std::nullopt;
+    if (st.st_mtim.tv_sec >= racy_after) t.stable = false;
+    uint64_t fields[] = {
+        static_cast<uint64_t>(st.st_size),         static_cast<uint64_t>(st.st_mtim.tv_sec),
+        static_cast<uint64_t>(st.st_mtim.tv_nsec), static_cast<uint64_t>(st.st_ctim.tv_sec),
+        static_cast<uint64_t>(st.st_ctim.tv_nsec), static_cast<uint64_t>(st.st_ino),
+        static_cast<uint64_t>(st.st_dev),          static_cast<uint64_t>(st.st_mode)};
+    text += f;
+    text += '\0';
+    text.append(reinterpret_cast<const char*>(fields), sizeof fields);
+  }
+  t.state = core::ContentHash(text);
+  return t;
+}
+
 }  // namespace
 
 std::vector<std::string> DiscoverTestFiles(const std::vector<std::string>& paths,
@@ -176,6 +218,14 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
                              "not a torch snapshot of this testmap's format (" +
                                  std::string(torch_snapshot::kSnapshotFormat) + ")");
     snapshot_identity = core::HexDigest(core::ContentHash(bytes));
+    result.torch_version = torch_snapshot::SnapshotTorchVersion(bytes);
+  } else if (!snapshot_path.empty()) {
+    // The version reported must not depend on whether some file needed
+    // the snapshot's content (a warm scan needs none).
+    std::string bytes;
+    uint64_t size = 0;
+    if (ReadFile(snapshot_path, uint64_t{1} << 30, &bytes, &size) == ReadResult::kOk)
+      result.torch_version = torch_snapshot::SnapshotTorchVersion(bytes);
   }
   SnapshotSource source = [&]() -> const torch_snapshot::TorchSnapshot* {
     std::call_once(snapshot_once, [&] {
@@ -194,6 +244,34 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   context_text += snapshot_identity;
   for (const auto& d : options.collect.devices) context_text += d.type + "=" + d.method_name + ";";
   core::Hash128 context = core::ContentHash(context_text);
+
+  // Why torch metadata was unavailable, when some file needed it.
+  auto set_snapshot_error = [&] {
+    bool needed = false;
+    for (const auto& f : result.files)
+      for (const auto& d : f.diagnostics)
+        if (d.message.find("metadata, which is unavailable") != std::string::npos) needed = true;
+    if (needed)
+      result.snapshot_error = !snapshot_load_error.empty() ? snapshot_load_error
+                              : !snapshot_error.empty()    ? snapshot_error
+                                                        : "no --torch-python or --snapshot given";
+  };
+  std::optional<TreeState> tree;
+  std::string tree_dir = options.cache_dir + "/scan-output";
+  if (options.output && !options.cache_dir.empty() && result.errors.empty() &&
+      result.warnings.empty())
+    tree = ComputeTreeState(files, setup, options, context);
+  if (tree) {
+    if (auto hit = ReadTreeOutput(tree_dir, tree->slot, tree->state)) {
+      result.files = std::move(hit->files);
+      result.tests = hit->tests;
+      result.output = std::move(hit->output);
+      result.cache_hits = result.files.size();
+      result.output_from_cache = true;
+      set_snapshot_error();
+      return result;
+    }
+  }
 
   std::unique_ptr<ScanCache> cache;
   if (!options.cache_dir.empty()) {
@@ -247,15 +325,16 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   for (auto& t : threads) t.join();
   if (cache) cache->Flush();
   result.cache_hits = hits.load();
-  if (snapshot) result.torch_version = snapshot->torch_version;
-  bool needed = false;
-  for (const auto& f : result.files)
-    for (const auto& d : f.diagnostics)
-      if (d.message.find("metadata, which is unavailable") != std::string::npos) needed = true;
-  if (needed)
-    result.snapshot_error = !snapshot_load_error.empty() ? snapshot_load_error
-                            : !snapshot_error.empty()    ? snapshot_error
-                                                         : "no --torch-python or --snapshot given";
+  for (const auto& f : result.files) result.tests += f.tests.size();
+  set_snapshot_error();
+  if (options.output) {
+    result.output = RenderScan(result, *options.output);
+    // A skipped file may be readable next time with the same stat.
+    bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
+                                     [](const FileScan& f) { return f.skipped; });
+    if (tree && tree->stable && none_skipped)
+      WriteTreeOutput(tree_dir, tree->slot, tree->state, result.files, result.tests, result.output);
+  }
   return result;
 }
 

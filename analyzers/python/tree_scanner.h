@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/python/collector.h"
+#include "analyzers/python/scan_format.h"
 #include "analyzers/python/scanned_test.h"
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 
@@ -33,6 +35,12 @@ struct TreeScanOptions {
   std::string torch_python;
   std::string cache_dir;  // scan cache and snapshots; empty: no cache
   std::function<void(size_t done, size_t total)> progress;  // called from one thread
+  // When set, the result's `output` holds the rendered output in this
+  // format, and with a cache_dir a tree whose files, options and snapshot
+  // are all unchanged is answered from the tree's last output
+  // (tree_output_cache.h): its files then carry no tests, only their flags
+  // and diagnostics.
+  std::optional<ScanFormat> output;
 };
 
 struct TreeScanResult {
@@ -42,6 +50,9 @@ struct TreeScanResult {
   // answer is then partial.
   std::vector<std::string> errors;
   size_t cache_hits = 0;
+  size_t tests = 0;                  // in all files
+  std::string output;                // rendered, when TreeScanOptions::output is set
+  bool output_from_cache = false;    // served whole from the tree output cache
   std::string snapshot_error;        // why torch metadata was unavailable, if it was needed
   std::string snapshot_setup_error;  // why the torch Python gave no snapshot, needed or not
   std::string torch_version;         // of the snapshot used, if any

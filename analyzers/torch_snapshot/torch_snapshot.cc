@@ -1,5 +1,6 @@
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +60,41 @@ std::string RunCapture(const std::vector<std::string>& argv) {
     throw std::runtime_error("`" + argv[0] + "` failed:\n" + err);
   }
   return out;
+}
+
+// What a located torch depends on, by stat: the Python (the link named and
+// the binary it resolves to), torch's package directory, its version.py and
+// the directory holding it (pip rewrites them all when it installs another
+// torch). Empty when one of them cannot be stat'ed.
+std::string LocationSignature(const std::string& python, const fs::path& torch_init) {
+  std::string sig;
+  fs::path pkg = torch_init.parent_path();
+  auto add = [&](const fs::path& p, bool follow) {
+    struct stat st;
+    if ((follow ? stat(p.c_str(), &st) : lstat(p.c_str(), &st)) != 0) return false;
+    sig += p.string() + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) +
+           "." + std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_ctim.tv_sec) +
+           "." + std::to_string(st.st_ctim.tv_nsec) + ":" + std::to_string(st.st_ino) + ":" +
+           std::to_string(st.st_dev) + "\n";
+    return true;
+  };
+  if (!add(python, false) || !add(python, true) || !add(pkg.parent_path(), true) ||
+      !add(pkg, true) || !add(torch_init, true) || !add(pkg / "version.py", true))
+    return "";
+  return sig;
+}
+
+// The file that records where `python` found torch and the signature then:
+// named by the Python and the environment variables that move its search
+// path, so that another PYTHONPATH locates torch anew.
+fs::path LocationRecord(const std::string& python, const fs::path& dir) {
+  std::string id = python + "\n";
+  for (const char* var : {"PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONUSERBASE",
+                          "PYTHONSAFEPATH", "PYTHONSTARTUP"}) {
+    const char* v = std::getenv(var);
+    id += std::string(var) + "=" + (v ? v : "") + (v ? "" : "(unset)") + "\n";
+  }
+  return dir / ("located-" + core::HexDigest(core::ContentHash(id)) + ".txt");
 }
 
 size_t DeviceIndex(const std::vector<std::string>& devices, const std::string& device_type) {
@@ -321,6 +357,16 @@ bool LooksLikeTorchSnapshot(std::string_view bytes) {
          bytes.find(std::string("\"format\":\"") + kFormat + "\"") != std::string_view::npos;
 }
 
+std::string SnapshotTorchVersion(std::string_view bytes) {
+  // Keys are sorted and nothing follows torch_version but its value; the
+  // last match is the top-level key. Versions hold no quotes or escapes.
+  constexpr std::string_view key = "\"torch_version\":\"";
+  size_t at = bytes.rfind(key);
+  if (at == std::string_view::npos) return "";
+  size_t begin = at + key.size(), end = bytes.find('"', begin);
+  return end == std::string_view::npos ? "" : std::string(bytes.substr(begin, end - begin));
+}
+
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {
   std::string text = ReadFile(path);
   nlohmann::json j;
@@ -468,6 +514,23 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
     std::error_code ec;
     if (!fs::exists(python, ec)) throw std::runtime_error(python + ": no such Python");
   }
+  fs::path dir = fs::path(cache_dir) / "torch-snapshots";
+  // Where torch was found last time, with the stat of everything that
+  // located it: when none of it changed, the snapshot is served without
+  // starting Python (~20 ms, a warm scan's largest cost otherwise).
+  fs::path record = LocationRecord(python, dir);
+  if (std::ifstream in(record); in && python.find('/') != std::string::npos) {
+    std::string origin, target, sig((std::istreambuf_iterator<char>(in)), {});
+    size_t a = sig.find('\n'), b = a == std::string::npos ? a : sig.find('\n', a + 1);
+    if (b != std::string::npos) {
+      origin = sig.substr(0, a);
+      target = (dir / sig.substr(a + 1, b - a - 1)).string();  // a name in `dir`
+      sig.erase(0, b + 1);
+      std::error_code ec;
+      if (!sig.empty() && sig == LocationSignature(python, origin) && fs::exists(target, ec))
+        return target;
+    }
+  }
   // Locating torch without importing it takes milliseconds; importing it
   // takes seconds, so that only happens when the snapshot is missing.
   std::string origin;
@@ -483,9 +546,20 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
   fs::path version_py = fs::path(origin).parent_path() / "version.py";
   std::string key =
       core::HexDigest(core::ContentHash(ReadFile(version_py.string()) + kSnapshotScript));
-  fs::path dir = fs::path(cache_dir) / "torch-snapshots";
   fs::path target = dir / (key + ".json");
-  if (fs::exists(target)) return target.string();
+  // Records where torch was found (write, then rename, as for snapshots).
+  auto remember = [&] {
+    std::string sig = LocationSignature(python, origin);
+    if (sig.empty() || python.find('/') == std::string::npos) return;
+    std::error_code ec;
+    fs::path tmp = record.string() + ".tmp" + std::to_string(getpid());
+    std::ofstream(tmp) << origin << "\n" << target.filename().string() << "\n" << sig;
+    fs::rename(tmp, record, ec);
+  };
+  if (fs::exists(target)) {
+    remember();
+    return target.string();
+  }
 
   fs::create_directories(dir);
   fs::path script = dir / ("snapshot_torch-" + std::to_string(getpid()) + ".py");
@@ -503,6 +577,7 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
   std::ofstream(tmp, std::ios::binary) << json;
   fs::rename(tmp, target);
   LoadTorchSnapshot(target.string());  // reject (and report) a bad dump now
+  remember();
   return target.string();
 }
 

@@ -160,6 +160,11 @@ inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/5";
 // of a snapshot named by the user before anything needs its content.
 bool LooksLikeTorchSnapshot(std::string_view bytes);
 
+// The torch version a snapshot's bytes declare ("" if none), without
+// parsing them: what a scan reports whether or not a file needed the
+// snapshot's content.
+std::string SnapshotTorchVersion(std::string_view bytes);
+
 // Parses a snapshot file. Throws std::runtime_error naming the file on bad
 // input or an unknown format version.
 TorchSnapshot LoadTorchSnapshot(const std::string& path);
@@ -167,7 +172,10 @@ TorchSnapshot LoadTorchSnapshot(const std::string& path);
 // Returns the path of a snapshot for the torch that `python` imports,
 // creating it under `cache_dir` when missing. The cache key is torch's
 // version.py content, so reinstalling another torch invalidates it without
-// importing torch on the fast path. Throws std::runtime_error with one line
+// importing torch on the fast path. Where `python` found torch is recorded
+// with the stat of the Python, torch's package, its version.py and
+// site-packages (and keyed by PYTHONPATH and the like): while none of them
+// changed, Python is not started at all. Throws std::runtime_error with one line
 // naming `python` when it does not exist or has no torch, and with the
 // snapshot script's error output when taking the snapshot fails.
 std::string EnsureTorchSnapshot(const std::string& python, const std::string& cache_dir);

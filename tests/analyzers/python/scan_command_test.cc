@@ -414,3 +414,50 @@ TEST(ScanCommand, SkippedMethodBodiesLoseAndInventNoTest) {
 }
 
 }  // namespace
+
+namespace {
+
+// The tree output cache through the command: a warm re-scan answers the
+// uncached scan's stdout, stderr and exit status, for every format, also
+// when a file has diagnostics and the answer is partial.
+TEST(ScanCommand, WarmRescanFromTheTreeOutputIsTheUncachedAnswer) {
+  TempDir d, cache;
+  for (const auto& e : fs::directory_iterator(TESTMAP_SOURCE_DIR "/examples/suite"))
+    fs::copy_file(e.path(), d.path() / e.path().filename());
+  // A file whose tests cannot all be enumerated: a warning, a partial answer.
+  d.Write("test_partial.py",
+          "import unittest\nclass TestY(unittest.TestCase):\n    pass\n"
+          "for name in names():\n    setattr(TestY, name, lambda self: None)\n");
+  // The real torch's snapshot, so that no run here takes one (seconds).
+  fs::path snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
+      TESTMAP_PYTHON, testmap::torch_snapshot::DefaultCacheDir());
+  fs::create_directories(cache.path() / "torch-snapshots");
+  fs::copy_file(snapshot, cache.path() / "torch-snapshots" / snapshot.filename());
+  auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& e : fs::directory_iterator(d.path())) fs::last_write_time(e.path(), old);
+  for (const char* format : {"table", "jsonl", "json", "nodeids"}) {
+    auto scan = [&](bool cached) {
+      std::vector<std::string> args = {"scan", ".", "--format", format};
+      if (cached)
+        args.insert(args.end(), {"--cache-dir", cache.path().string()});
+      else
+        args.push_back("--no-cache");
+      return Testmap(args, d.path().string());
+    };
+    auto cold = scan(false);
+    EXPECT_EQ(cold.rc, 1) << format << cold.err;  // partial
+    EXPECT_NE(cold.err.find("test_partial.py:4: warning"), std::string::npos) << cold.err;
+    for (int i = 0; i < 2; ++i) {
+      auto warm = scan(true);
+      EXPECT_EQ(warm.rc, cold.rc) << format;
+      EXPECT_EQ(warm.out, cold.out) << format;
+      EXPECT_EQ(warm.err, cold.err) << format;
+    }
+  }
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(cache.path() / "scan-output"))
+    ++entries;
+  EXPECT_EQ(entries, 4u);  // one per format: the second runs were served from them
+}
+
+}  // namespace

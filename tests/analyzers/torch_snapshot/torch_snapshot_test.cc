@@ -252,5 +252,53 @@ print(json.dumps(out))
   EXPECT_EQ(checked, 3u);
 }
 
+// A Python that logs each start, then runs the real one (with `env` in
+// front: another torch on PYTHONPATH).
+void WritePythonWrapper(const std::string& path, const std::string& log, const std::string& env) {
+  testing::WriteFile(path, "#!/bin/sh\necho started >> '" + log + "'\n" + env + "exec '" +
+                               TESTMAP_PYTHON + "' \"$@\"\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+}
+
+TEST(TorchSnapshot, AnUnchangedTorchIsServedWithoutStartingPythonAndAnotherIsNoticed) {
+  testing::TempDir d;
+  // The cache starts with the real torch's snapshot, so that nothing here
+  // has to take one (seconds).
+  std::filesystem::path real = EnsureTorchSnapshot(TESTMAP_PYTHON, DefaultCacheDir());
+  std::filesystem::create_directories(d.path() / "cache/torch-snapshots");
+  std::filesystem::copy_file(real, d.path() / "cache/torch-snapshots" / real.filename());
+  std::string python = (d.path() / "python").string(), log = (d.path() / "log").string();
+  std::string cache = (d.path() / "cache").string();
+  WritePythonWrapper(python, log, "");
+  auto starts = [&] { return testing::Lines(testing::ReadFile(log)).size(); };
+
+  std::string first = EnsureTorchSnapshot(python, cache);
+  EXPECT_EQ(std::filesystem::path(first).filename(), real.filename());
+  EXPECT_EQ(starts(), 1u);  // located torch
+  EXPECT_EQ(EnsureTorchSnapshot(python, cache), first);
+  EXPECT_EQ(starts(), 1u);  // nothing changed: Python not started
+
+  // Another torch, first on the path: the Python's file changed, so torch
+  // is located anew, found elsewhere, and snapshotted (which fails, since
+  // this torch has none of torch's test machinery).
+  d.Write("other/torch/__init__.py", "__version__ = '0.0.other'\n");
+  d.Write("other/torch/version.py", "__version__ = '0.0.other'\n");
+  WritePythonWrapper(python, log, "PYTHONPATH='" + (d.path() / "other").string() + "' ");
+  EXPECT_THROW(EnsureTorchSnapshot(python, cache), std::runtime_error);
+  EXPECT_GE(starts(), 3u);  // located, then the snapshot script
+
+  // Back to the real torch (a new stat again: located anew), then the
+  // other torch through the environment rather than the wrapper.
+  WritePythonWrapper(python, log, "");
+  EXPECT_EQ(EnsureTorchSnapshot(python, cache), first);
+  size_t before = starts();
+  EXPECT_EQ(EnsureTorchSnapshot(python, cache), first);
+  EXPECT_EQ(starts(), before);
+  setenv("PYTHONPATH", (d.path() / "other").c_str(), 1);
+  EXPECT_THROW(EnsureTorchSnapshot(python, cache), std::runtime_error);
+  unsetenv("PYTHONPATH");
+  EXPECT_GT(starts(), before);
+}
+
 }  // namespace
 }  // namespace testmap::torch_snapshot
