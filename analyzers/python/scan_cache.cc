@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "analyzers/python/byte_record.h"
+
 namespace testmap::python {
 namespace {
 
@@ -15,56 +17,12 @@ std::string Key(const core::Hash128& content, const core::Hash128& context) {
   return k;
 }
 
-class Writer {
- public:
-  void U32(uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
-  void Str(std::string_view s) {
-    U32(static_cast<uint32_t>(s.size()));
-    out.append(s);
-  }
-  void Strs(const std::vector<std::string>& v) {
-    U32(static_cast<uint32_t>(v.size()));
-    for (const auto& s : v) Str(s);
-  }
-  std::string out;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view b) : b_(b) {}
-  bool U32(uint32_t* v) {
-    if (b_.size() < 4) return false;
-    std::memcpy(v, b_.data(), 4);
-    b_.remove_prefix(4);
-    return true;
-  }
-  bool Str(std::string* s) {
-    uint32_t n;
-    if (!U32(&n) || b_.size() < n) return false;
-    s->assign(b_.data(), n);
-    b_.remove_prefix(n);
-    return true;
-  }
-  bool Strs(std::vector<std::string>* v) {
-    uint32_t n;
-    if (!U32(&n)) return false;
-    v->resize(n);
-    for (auto& s : *v)
-      if (!Str(&s)) return false;
-    return true;
-  }
-  bool done() const { return b_.empty(); }
-
- private:
-  std::string_view b_;
-};
-
 constexpr uint32_t kEncodingVersion = 2;
 
 }  // namespace
 
 std::string EncodeFileScan(const FileScan& scan) {
-  Writer w;
+  ByteWriter w;
   w.U32(kEncodingVersion);
   w.U32((scan.skipped ? 1u : 0u) | (scan.incomplete ? 2u : 0u));
   w.U32(static_cast<uint32_t>(scan.diagnostics.size()));
@@ -107,7 +65,7 @@ std::string EncodeFileScan(const FileScan& scan) {
 }
 
 bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* out) {
-  Reader r(bytes);
+  ByteReader r(bytes);
   uint32_t version, skipped, n;
   if (!r.U32(&version) || version != kEncodingVersion || !r.U32(&skipped) || !r.U32(&n))
     return false;

@@ -7,45 +7,18 @@
 #include <cstring>
 #include <filesystem>
 
+#include "analyzers/python/byte_record.h"
 #include "analyzers/python/scan_cache.h"
 
 namespace testmap::python {
 namespace {
 
 // Bump when the entry's layout changes.
-constexpr char kMagic[8] = {'t', 'm', 't', 'r', 'e', 'e', '0', '2'};
+constexpr char kMagic[8] = {'t', 'm', 't', 'r', 'e', 'e', '0', '3'};
 
 std::string EntryPath(const std::string& dir, const core::Hash128& slot) {
   return dir + "/" + core::HexDigest(slot) + ".out";
 }
-
-void PutU64(uint64_t v, std::string& out) { out.append(reinterpret_cast<const char*>(&v), 8); }
-void PutStr(std::string_view s, std::string& out) {
-  PutU64(s.size(), out);
-  out.append(s);
-}
-
-class Cursor {
- public:
-  explicit Cursor(std::string_view b) : b_(b) {}
-  bool U64(uint64_t* v) {
-    if (b_.size() < 8) return false;
-    std::memcpy(v, b_.data(), 8);
-    b_.remove_prefix(8);
-    return true;
-  }
-  bool Str(std::string_view* s) {
-    uint64_t n;
-    if (!U64(&n) || b_.size() < n) return false;
-    *s = b_.substr(0, n);
-    b_.remove_prefix(n);
-    return true;
-  }
-  std::string_view rest() const { return b_; }
-
- private:
-  std::string_view b_;
-};
 
 // Reads exactly `n` bytes at the file's position.
 bool ReadExactly(int fd, size_t n, std::string* out) {
@@ -73,7 +46,7 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
   std::string head, rest;
   uint64_t magic, high, low, size;
   if (!ReadExactly(fd, 32, &head) || std::memcmp(head.data(), kMagic, 8) != 0) return std::nullopt;
-  Cursor h(head);
+  ByteReader h(head);
   struct stat st;
   if (!h.U64(&magic) || !h.U64(&high) || !h.U64(&low) || !h.U64(&size) || high != state.high ||
       low != state.low || fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < 32 + size)
@@ -83,7 +56,7 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
   if (!ReadExactly(fd, size, &t.output) ||
       !ReadExactly(fd, static_cast<size_t>(st.st_size) - 32 - size, &rest))
     return std::nullopt;
-  Cursor c(rest);
+  ByteReader c(rest);
   uint64_t nfiles, tests;
   if (!c.U64(&tests) || !c.U64(&nfiles)) return std::nullopt;
   t.tests = tests;
@@ -93,27 +66,27 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
     if (!c.Str(&path) || !c.Str(&scan) || !DecodeFileScan(scan, std::string(path), &f))
       return std::nullopt;
   }
-  if (!c.rest().empty()) return std::nullopt;
+  if (!c.done()) return std::nullopt;
   return t;
 }
 
 void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
                      const std::vector<FileScan>& files, size_t tests, const std::string& output) {
   // Layout: magic, state, output size, output, then the summary.
-  std::string head(kMagic, 8);
-  PutU64(state.high, head);
-  PutU64(state.low, head);
-  PutU64(output.size(), head);
-  std::string tail;
-  PutU64(tests, tail);
-  PutU64(files.size(), tail);
+  ByteWriter head, tail;
+  head.out.assign(kMagic, 8);
+  head.U64(state.high);
+  head.U64(state.low);
+  head.U64(output.size());
+  tail.U64(tests);
+  tail.U64(files.size());
   for (const auto& f : files) {
     FileScan summary;  // path "" so the encoding keeps whole (empty) ids
     summary.skipped = f.skipped;
     summary.incomplete = f.incomplete;
     summary.diagnostics = f.diagnostics;
-    PutStr(f.path, tail);
-    PutStr(EncodeFileScan(summary), tail);
+    tail.Str(f.path);
+    tail.Str(EncodeFileScan(summary));
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -123,7 +96,7 @@ void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const co
   if (fd < 0) return;
   bool ok = true;
   for (std::string_view part :
-       {std::string_view(head), std::string_view(output), std::string_view(tail)}) {
+       {std::string_view(head.out), std::string_view(output), std::string_view(tail.out)}) {
     while (ok && !part.empty()) {
       ssize_t n = write(fd, part.data(), part.size());
       ok = n > 0;
