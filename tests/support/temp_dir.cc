@@ -72,6 +72,16 @@ std::string SourcePath(const std::string& rel) {
   return std::string(TESTMAP_SOURCE_DIR) + "/" + rel;
 }
 
+std::vector<fs::path> CopySourceFiles(const std::string& rel, const fs::path& dest) {
+  std::vector<fs::path> copied;
+  for (const auto& e : fs::directory_iterator(SourcePath(rel))) {
+    if (!e.is_regular_file()) continue;
+    copied.push_back(dest / e.path().filename());
+    fs::copy_file(e.path(), copied.back());
+  }
+  return copied;
+}
+
 std::string ExternalData(const std::string& path) {
   if (fs::exists(path)) return path;
   const char* ci = std::getenv("CI");

@@ -43,6 +43,12 @@ std::vector<std::string> Lines(const std::string& text);
 // relative to the source root.
 std::string SourcePath(const std::string& rel);
 
+// Copies the regular files of the repository's folder `rel` (the test files
+// of `examples/suite`, not an index a local run left in its .testmap/) into
+// `dest`; returns their new paths.
+std::vector<std::filesystem::path> CopySourceFiles(const std::string& rel,
+                                                   const std::filesystem::path& dest);
+
 // A file a test needs from outside the repo (../shared/data): its path when
 // it exists, else "" after recording a test failure when CI is set, so that
 // CI never passes without it silently. On a developer's clone the caller

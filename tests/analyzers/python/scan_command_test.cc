@@ -422,8 +422,7 @@ namespace {
 // when a file has diagnostics and the answer is partial.
 TEST(ScanCommand, WarmRescanFromTheTreeOutputIsTheUncachedAnswer) {
   TempDir d, cache;
-  for (const auto& e : fs::directory_iterator(TESTMAP_SOURCE_DIR "/examples/suite"))
-    fs::copy_file(e.path(), d.path() / e.path().filename());
+  testmap::testing::CopySourceFiles("examples/suite", d.path());
   // A file whose tests cannot all be enumerated: a warning, a partial answer.
   d.Write("test_partial.py",
           "import unittest\nclass TestY(unittest.TestCase):\n    pass\n"

@@ -26,11 +26,8 @@ void Backdate(const fs::path& p, int hours = 1) {
 class TreeOutputCacheTest : public ::testing::TestWithParam<ScanFormat> {
  protected:
   void SetUp() override {
-    for (const auto& e : fs::directory_iterator(TESTMAP_SOURCE_DIR "/examples/suite")) {
-      if (!e.is_regular_file()) continue;  // e.g. an index a local run left in .testmap/
-      fs::copy_file(e.path(), tree_.path() / e.path().filename());
-      Backdate(tree_.path() / e.path().filename());
-    }
+    for (const fs::path& copied : testing::CopySourceFiles("examples/suite", tree_.path()))
+      Backdate(copied);
   }
   TreeScanResult Scan(const std::string& cache_dir) const {
     static const std::string snapshot =
