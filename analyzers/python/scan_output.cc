@@ -128,11 +128,6 @@ void AppendTestJson(const TestRecord& t, const std::string& file, std::string& o
   out += '}';
 }
 
-void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& out) {
-  std::string buf = RenderScan(result, format);
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-}
-
 std::string RenderScan(const TreeScanResult& result, ScanFormat format) {
   std::string buf;
   size_t tests = 0;

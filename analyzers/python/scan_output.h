@@ -2,7 +2,6 @@
 // and one JSON document for machines, node ids for `pytest $(...)`.
 #pragma once
 
-#include <ostream>
 #include <string>
 
 #include "analyzers/python/scan_format.h"
@@ -10,8 +9,7 @@
 
 namespace testmap::python {
 
-void WriteScan(const TreeScanResult& result, ScanFormat format, std::ostream& out);
-// The same bytes as WriteScan, in one string.
+// The scan's answer in `format`, in one string (the command writes it once).
 std::string RenderScan(const TreeScanResult& result, ScanFormat format);
 
 // One test as a JSON object on one line (no trailing newline).
