@@ -82,7 +82,7 @@ int RunPlan(PlanArgs& args) {
       });
     }
   }
-  plan::Plan p = plan::PlanFromRecords(input, args.request);
+  plan::Plan p = plan::PlanFromRecords(std::move(input), args.request);
   if (args.split > static_cast<int>(p.splits.size())) {
     throw core::UsageError("--split " + std::to_string(args.split) + ": the plan has only " +
                            std::to_string(p.splits.size()) + " splits");

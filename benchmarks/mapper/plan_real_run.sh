@@ -19,14 +19,15 @@
 # every round, the median and largest |error|. A round plans from timing
 # runs made minutes before its splits, so each prediction meets a run at
 # about the same load.
-# Usage: [ROUNDS=N] [REPEATS=N] [OUT=DIR] plan_real_run.sh ROOT PYTHON K
+# TIMINGS=N (default 1) repeats step 1 N times, all of it the plan's input.
+# Usage: [ROUNDS=N] [REPEATS=N] [TIMINGS=N] [OUT=DIR] plan_real_run.sh ROOT PYTHON K
 # FILE... (ROOT holds pytest.ini; FILEs relative to it, without spaces;
 # PYTHON has torch, pytest and pytest-split). TESTMAP overrides the binary
 # (default: this checkout's build/bin/testmap); OUT keeps every report and
 # log in DIR.
 set -euo pipefail
 if [ $# -lt 4 ]; then
-  echo "usage: [ROUNDS=N] [REPEATS=N] [OUT=DIR] $0 ROOT PYTHON K FILE..." >&2
+  echo "usage: [ROUNDS=N] [REPEATS=N] [TIMINGS=N] [OUT=DIR] $0 ROOT PYTHON K FILE..." >&2
   exit 2
 fi
 root=$1 python=$2 splits=$3
@@ -34,6 +35,7 @@ shift 3
 files=("$@")
 rounds=${ROUNDS:-1}
 repeats=${REPEATS:-2}
+timings=${TIMINGS:-1}
 testmap=${TESTMAP:-$(dirname "$0")/../../build/bin/testmap}
 if [ ! -x "$testmap" ]; then
   echo "$0: no testmap binary at $testmap (build it, or set TESTMAP)" >&2
@@ -78,14 +80,19 @@ for round in $(seq 1 "$rounds"); do
   : >"$dir/walls"
   dirs+=("$dir")
   echo "==== round $round of $rounds"
-  # 1. Timing runs.
+  # 1. Timing runs, TIMINGS times: a CI history holds several runs of each
+  # test and process, and the plan takes their medians.
   timing=()
-  for p in "${!groups[@]}"; do
-    read -r -a mine <<<"${groups[$p]}"
-    timed "timing$p" "${mine[@]}" --store-durations --durations-path "$dir/d$p.json"
-    timing+=("$dir/timing$p.xml")
+  for t in $(seq 1 "$timings"); do
+    for p in "${!groups[@]}"; do
+      read -r -a mine <<<"${groups[$p]}"
+      name=timing$p
+      [ "$t" -eq 1 ] || name=timing$p.$t
+      timed "$name" "${mine[@]}" --store-durations --durations-path "$dir/d$p.json"
+      timing+=("$dir/$name.xml")
+    done
   done
-  echo "== timing runs: $n files in ${#groups[@]} processes (name, whole s, load)"
+  echo "== timing runs: $n files in ${#groups[@]} processes, $timings times (name, whole s, load)"
   cat "$dir/walls"
   # 2. The plans.
   echo "== testmap plan ${timing[*]##*/} --splits $splits"

@@ -14,6 +14,9 @@
 // one's start is the first's exit plus the second's start-up, which is
 // what one process pays outside its session. Its median is `startup`.
 //
+// Before the fit, the warm-up a process's first test paid moves into its
+// process's overhead (warmup.h).
+//
 // Predicted splits include all three (tests/mapper/plan/fixed_costs_test.cc,
 // and the real-run check in docs/plan.md).
 #pragma once

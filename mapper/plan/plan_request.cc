@@ -1,5 +1,6 @@
 #include "mapper/plan/plan_request.h"
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "mapper/plan/known_tests.h"
 #include "mapper/plan/planner.h"
 #include "mapper/plan/timing_selection.h"
+#include "mapper/plan/warmup.h"
 #include "timings/timing_file_reader.h"
 #include "timings/timing_summary.h"
 
@@ -73,14 +75,18 @@ std::map<std::string, std::string> ReadFeatureMap(const std::string& path) {
   return map;
 }
 
-Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& request) {
+Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request) {
   PlanOptions options = request.options;
   if (!request.feature_map_file.empty()) {
     if (!options.group_by_feature) throw core::UsageError("--feature-map needs --group-by feature");
     options.feature_map = ReadFeatureMap(request.feature_map_file);
   }
   FixedCosts costs;
-  if (request.learn_fixed_costs) costs = LearnFixedCosts(input.walls);
+  Warmup warmup;
+  if (request.learn_fixed_costs) {
+    warmup = MoveWarmupToOverhead(input);
+    costs = LearnFixedCosts(input.walls);
+  }
   if (costs.processes > 0) {  // nothing learned leaves the options as given
     options.process_overhead = costs.per_process;
     options.file_overhead = costs.per_file;
@@ -110,6 +116,13 @@ Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& reque
   if (costs.processes > 0) {
     plan.overhead_source = "learned from " + std::to_string(costs.processes) + " process" +
                            (costs.processes == 1 ? "" : "es") + " in the reports";
+    if (warmup.processes > 0) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.2f", warmup.seconds);
+      plan.overhead_source += ", with " + std::string(seconds) +
+                              " s of warm-up in the first test of " +
+                              std::to_string(warmup.processes) + " of them";
+    }
   }
   if (options.startup_seconds > 0) {
     const std::string startup =

@@ -35,10 +35,11 @@ struct PlanRequest {
   PlanOptions options;
 };
 
-// Plans `input`. Throws core::InputError for a bad tests or feature-map
+// Plans `input` (taken by value: the warm-up of each process's first test
+// moves to its overhead, warmup.h, before fixed costs are learned). Throws core::InputError for a bad tests or feature-map
 // file, core::UsageError for contradicting options or when nothing is
 // timed.
-Plan PlanFromRecords(const timings::TimingInput& input, const PlanRequest& request);
+Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request);
 
 // `--report`: `plan` against the runs in `measured`.
 PlanReport ReportPlan(const Plan& plan, const timings::TimingInput& measured, double percentile);

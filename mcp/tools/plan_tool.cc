@@ -159,7 +159,7 @@ Tool PlanTool() {
       indexer::AppendIndexTimings(index.reader().store(), input);
       answer.runs = index.AllRuns();
     }
-    plan::Plan p = plan::PlanFromRecords(input, request);
+    plan::Plan p = plan::PlanFromRecords(std::move(input), request);
     int split = a.value("split", 0);
     if (split > static_cast<int>(p.splits.size())) {
       throw core::UsageError("split " + std::to_string(split) + ": the plan has only " +
