@@ -29,6 +29,10 @@ struct Evaluator::Compiled {
   TSNode callee{};   // kCall: the function expression (reads no local)
   std::string text;  // attribute name, comparison operator, callee's qualified name
   std::vector<Compiled> kids;
+  // kCall: the arguments, reused from item to item (constants are set once,
+  // the loop variable copied into place) rather than allocated per call.
+  Args args;
+  bool args_set = false;
 };
 
 bool Evaluator::Compile(TSNode n, const std::string& var, bool exact, const Locals* scope,
@@ -111,6 +115,11 @@ bool Evaluator::MentionsName(TSNode n, const std::string& name) const {
   return false;
 }
 
+const Value& Evaluator::ReadVar(const Compiled& c, const Value& item) {
+  if (c.exact) ++local_reads_;
+  return item;
+}
+
 Value Evaluator::Run(Compiled& c, const Value& item) {
   using K = Compiled::Kind;
   // What the interpreter's unknown says: the expression, in exact mode.
@@ -125,10 +134,11 @@ Value Evaluator::Run(Compiled& c, const Value& item) {
       }
       return c.constant;
     case K::kVar:
-      if (c.exact) ++local_reads_;
-      return item;
+      return ReadVar(c, item);
     case K::kAttr: {
-      Value v = AttributeOf(Run(c.kids[0], item), c.text);
+      // `op.name`: the item itself, not a copy of it.
+      Value v = c.kids[0].kind == K::kVar ? AttributeOf(ReadVar(c.kids[0], item), c.text)
+                                          : AttributeOf(Run(c.kids[0], item), c.text);
       if (!c.exact || v.known()) return v;
       // EvalAttribute: `op.x` is unknown as written; `op.x.y` is tried as a
       // dotted name too.
@@ -162,9 +172,16 @@ Value Evaluator::Run(Compiled& c, const Value& item) {
       return known ? Value::Bool(result) : unknown(c.text.c_str());
     }
     case K::kCall: {
-      Args args;
-      args.positional.reserve(c.kids.size());
-      for (Compiled& k : c.kids) args.positional.push_back(Run(k, item));
+      Args& args = c.args;
+      args.positional.resize(c.kids.size());
+      for (size_t i = 0; i < c.kids.size(); ++i) {
+        Compiled& k = c.kids[i];
+        if (k.kind == K::kVar)
+          args.positional[i] = ReadVar(k, item);
+        else if (k.kind != K::kConst || !c.args_set)
+          args.positional[i] = Run(k, item);
+      }
+      c.args_set = true;
       Value out;
       if (c.builtin &&
           (CallBuiltin(c.text, args, c.node, &out) || CallTorchHelper(c.text, args, c.node, &out)))

@@ -112,6 +112,7 @@ class Evaluator {
   bool Compile(TSNode n, const std::string& var, bool exact, const Locals* scope, Compiled* out);
   bool MentionsName(TSNode n, const std::string& name) const;
   Value Run(Compiled& c, const Value& item);
+  const Value& ReadVar(const Compiled& c, const Value& item);
   bool EvalCompiledComprehension(TSNode n, TSNode body, const std::vector<TSNode>& clauses,
                                  const Locals* locals, Value* result);
   // filter(fn, items) for a one-parameter lambda: false when `fn` is not
