@@ -25,8 +25,11 @@ struct Evaluator::Compiled {
   bool evaluated = false;  // kConst in exact mode: `constant` holds Eval(node)
   bool builtin = false;    // kCall: try CallBuiltin/CallTorchHelper with `text` first
   Value constant;
-  TSNode node{};     // the expression; for kCall, the call
-  TSNode callee{};   // kCall: the function expression (reads no local)
+  TSNode node{};    // the expression; for kCall, the call
+  TSNode callee{};  // kCall: the function expression (reads no local)
+  // Exact mode: the locals the interpreter would have (a nested
+  // comprehension evaluates as under locals, not as at module level).
+  const Locals* scope = nullptr;
   std::string text;  // attribute name, comparison operator, callee's qualified name
   std::vector<Compiled> kids;
   // kCall: the arguments, reused from item to item (constants are set once,
@@ -41,6 +44,7 @@ bool Evaluator::Compile(TSNode n, const std::string& var, bool exact, const Loca
   using K = Compiled::Kind;
   out->exact = exact;
   out->node = n;
+  out->scope = scope;
   if (type == "parenthesized_expression" && ts_node_named_child_count(n) == 1)
     return Compile(ts_node_named_child(n, 0), var, exact, scope, out);
   if (type == "identifier" && module_.Text(n) == var) {
@@ -115,6 +119,13 @@ bool Evaluator::MentionsName(TSNode n, const std::string& name) const {
   return false;
 }
 
+// The interpreter evaluates what does not read the loop variable with
+// Locals holding it (and any enclosing locals): an empty map stands for them.
+const Evaluator::Locals* Evaluator::InterpreterScope(const Compiled& c) {
+  static const Locals kNoOtherLocals;
+  return c.scope ? c.scope : &kNoOtherLocals;
+}
+
 const Value& Evaluator::ReadVar(const Compiled& c, const Value& item) {
   if (c.exact) ++local_reads_;
   return item;
@@ -129,7 +140,7 @@ Value Evaluator::Run(Compiled& c, const Value& item) {
   switch (c.kind) {
     case K::kConst:
       if (c.exact && !c.evaluated) {
-        c.constant = Eval(c.node, nullptr);
+        c.constant = Eval(c.node, InterpreterScope(c));
         c.evaluated = true;
       }
       return c.constant;
@@ -186,7 +197,7 @@ Value Evaluator::Run(Compiled& c, const Value& item) {
       if (c.builtin &&
           (CallBuiltin(c.text, args, c.node, &out) || CallTorchHelper(c.text, args, c.node, &out)))
         return out;
-      Value fn = Eval(c.callee, nullptr);
+      Value fn = Eval(c.callee, InterpreterScope(c));
       if (fn.kind != Value::Kind::kCallable && fn.kind != Value::Kind::kBuiltin)
         return Value::Unknown(Text(c.node));
       Value r = Call(fn, args.positional);

@@ -113,6 +113,7 @@ class Evaluator {
   bool MentionsName(TSNode n, const std::string& name) const;
   Value Run(Compiled& c, const Value& item);
   const Value& ReadVar(const Compiled& c, const Value& item);
+  static const Locals* InterpreterScope(const Compiled& c);
   bool EvalCompiledComprehension(TSNode n, TSNode body, const std::vector<TSNode>& clauses,
                                  const Locals* locals, Value* result);
   // filter(fn, items) for a one-parameter lambda: false when `fn` is not

@@ -119,6 +119,10 @@ TEST(Evaluator, CompiledCallsInComprehensionsAsInterpreted) {
   ExpectCompiledAsInterpreted(
       defs + "import torch\nX = [x for x in N if x > T + 2 and twice(x) != torch.float32]\n",
       "<unknown [x for x in N if x > T + 2 and twice(x) != torch.float32]>");
+  // A comprehension inside the condition, reading no loop variable of the
+  // outer one, evaluated once.
+  ExpectCompiledAsInterpreted(
+      defs + "X = [x for x in N if twice(x) in [twice(y) for y in N if y < T]]\n", "[1, 1]");
   // An attribute the evaluator does not know, as an argument.
   ExpectCompiledAsInterpreted(defs + "X = [twice(x.real) for x in N if x > T + 2]\n",
                               "[<unknown twice(x.real)>]");
