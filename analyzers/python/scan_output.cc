@@ -128,20 +128,6 @@ void AppendTestJson(const TestRecord& t, const std::string& file, std::string& o
   out += '}';
 }
 
-bool RendersPerFile(ScanFormat format) {
-  return format == ScanFormat::kJsonl || format == ScanFormat::kNodeids;
-}
-
-void AppendFileRecords(const FileScan& f, ScanFormat format, std::string& out) {
-  for (const auto& t : f.tests) {
-    if (format == ScanFormat::kJsonl)
-      AppendTestJson(t, f.path, out);
-    else
-      out += t.nodeid;
-    out += '\n';
-  }
-}
-
 std::string RenderScan(const TreeScanResult& result, ScanFormat format) {
   std::string buf;
   size_t tests = 0;
@@ -151,8 +137,18 @@ std::string RenderScan(const TreeScanResult& result, ScanFormat format) {
                                                                           : tests * 120 + 4096);
   switch (format) {
     case ScanFormat::kNodeids:
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) {
+          buf += t.nodeid;
+          buf += '\n';
+        }
+      break;
     case ScanFormat::kJsonl:
-      for (const auto& f : result.files) AppendFileRecords(f, format, buf);
+      for (const auto& f : result.files)
+        for (const auto& t : f.tests) {
+          AppendTestJson(t, f.path, buf);
+          buf += '\n';
+        }
       break;
     case ScanFormat::kJson: {
       buf += "{\"format\":\"testmap-scan/1\",";

@@ -281,10 +281,6 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   }
 
   result.files.resize(files.size());
-  // JSONL and node ids render file by file here, in the workers, rather
-  // than all on one thread after them.
-  bool per_file = options.output && RendersPerFile(*options.output);
-  std::vector<std::string> rendered(per_file ? files.size() : 0);
   std::atomic<size_t> next{0}, done{0}, hits{0};
   int jobs = options.jobs > 0 ? options.jobs
                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -319,7 +315,6 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
           if (cache) cache->Put(content, context, result.files[i]);
         }
       }
-      if (per_file) AppendFileRecords(result.files[i], *options.output, rendered[i]);
       size_t d = done.fetch_add(1) + 1;
       if (report && options.progress) options.progress(d, files.size());
     }
@@ -333,17 +328,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   for (const auto& f : result.files) result.tests += f.tests.size();
   set_snapshot_error();
   if (options.output) {
-    if (per_file) {
-      size_t size = 0;
-      for (const auto& part : rendered) size += part.size();
-      result.output.reserve(size);
-      for (auto& part : rendered) {
-        result.output += part;
-        std::string().swap(part);
-      }
-    } else {
-      result.output = RenderScan(result, *options.output);
-    }
+    result.output = RenderScan(result, *options.output);
     // A skipped file may be readable next time with the same stat.
     bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
                                      [](const FileScan& f) { return f.skipped; });
