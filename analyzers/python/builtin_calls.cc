@@ -135,6 +135,12 @@ bool Evaluator::CallBuiltin(const std::string& q, const Args& args, TSNode n, Va
   if (q == "filter") {
     if (pos.size() != 2 || pos[1].kind != Value::Kind::kList) return unknown();
     std::vector<Value> kept;
+    bool all_known;
+    if (CompiledFilter(pos[0], pos[1].items, &kept, &all_known)) {
+      if (!all_known) return unknown();
+      *out = Value::List(std::move(kept));
+      return true;
+    }
     for (const auto& item : pos[1].items) {
       bool known;
       bool keep = Truthy(pos[0].kind == Value::Kind::kNone ? item : Call(pos[0], {item}), &known);

@@ -679,11 +679,9 @@ Value Evaluator::EvalComprehension(TSNode n, const Locals* locals) {
     if (Is(ch, "for_in_clause") || Is(ch, "if_clause")) clauses.push_back(ch);
   }
   std::vector<Value> out;
-  // Fast path: `[x for x in LIST if COND...]` at module level.
-  if (!locals) {
-    Value compiled;
-    if (EvalCompiledComprehension(n, body, clauses, &compiled)) return compiled;
-  }
+  // Fast path: `[x for x in LIST if COND...]`, compiled.
+  Value compiled;
+  if (EvalCompiledComprehension(n, body, clauses, locals, &compiled)) return compiled;
   bool ok = true;
   Locals scope = locals ? *locals : Locals{};
   std::function<void(size_t)> run = [&](size_t k) {

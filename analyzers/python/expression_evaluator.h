@@ -106,12 +106,20 @@ class Evaluator {
   bool SnapshotList(TSNode n, Value::Kind* kind, const std::vector<int>** indices);
   bool SnapshotListNamed(const std::string& qualified, Value::Kind* kind,
                          const std::vector<int>** indices);
+  // Comprehension conditions and filter() lambdas compiled against their
+  // loop variable (comprehension_filter.cc).
   struct Compiled;
-  bool Compile(TSNode n, const std::string& var, Compiled* out);
+  bool Compile(TSNode n, const std::string& var, bool exact, const Locals* scope, Compiled* out);
   bool MentionsName(TSNode n, const std::string& name) const;
-  Value Run(const Compiled& c, const Value& item);
+  Value Run(Compiled& c, const Value& item);
+  const Value& ReadVar(const Compiled& c, const Value& item);
+  static const Locals* InterpreterScope(const Compiled& c);
   bool EvalCompiledComprehension(TSNode n, TSNode body, const std::vector<TSNode>& clauses,
-                                 Value* result);
+                                 const Locals* locals, Value* result);
+  // filter(fn, items) for a one-parameter lambda: false when `fn` is not
+  // one whose body compiles; `known` false when an item's verdict is not.
+  bool CompiledFilter(const Value& fn, const std::vector<Value>& items, std::vector<Value>* kept,
+                      bool* known);
   Value EvalName(const std::string& name, TSNode node, const Locals* locals);
   Value EvalAttribute(TSNode node, const Locals* locals);
   Value EvalCall(TSNode node, const Locals* locals);

@@ -5,6 +5,20 @@
 namespace testmap::python {
 namespace {
 
+// A value as the tests compare it: unknowns with their text, lists item by
+// item, strings quoted.
+std::string Render(const Value& v) {
+  if (v.kind == Value::Kind::kUnknown) return "<unknown " + v.text + ">";
+  if (v.kind == Value::Kind::kStr) return "'" + v.text + "'";
+  if (v.kind == Value::Kind::kList) {
+    std::string out = "[";
+    for (const Value& item : v.items) out += (out.size() > 1 ? ", " : "") + Render(item);
+    return out + "]";
+  }
+  std::string s;
+  return PythonStr(v, &s) ? s : "<kind " + std::to_string(static_cast<int>(v.kind)) + ">";
+}
+
 // Evaluates the right-hand side of the module's last assignment `X = ...`.
 struct Fixture {
   std::unique_ptr<TSParser, ParserDeleter> parser = NewPythonParser();
@@ -17,7 +31,32 @@ struct Fixture {
     ev = std::make_unique<Evaluator>(*module, *model, nullptr);
     return ev->Eval(model->assignments.at("X"));
   }
+  // X evaluated with a Locals entry for T (its module value), which keeps a
+  // comprehension that reads T off the compiled path: the interpreter's
+  // answer to the same expression.
+  Value Interpret(const std::string& src) {
+    module = std::make_unique<ParsedModule>(parser.get(), src);
+    model = std::make_unique<ModuleModel>(BuildModuleModel(*module));
+    ev = std::make_unique<Evaluator>(*module, *model, nullptr);
+    Evaluator::Locals locals{{"T", ev->Eval(model->assignments.at("T"))}};
+    misses_before = ev->snapshot_misses();
+    return ev->Eval(model->assignments.at("X"), &locals);
+  }
+  uint64_t misses_before = 0;
 };
+
+// The compiled comprehension and the interpreter agree, down to unknowns'
+// text and how often the (missing) torch snapshot was asked for.
+void ExpectCompiledAsInterpreted(const std::string& src, const std::string& expected) {
+  Fixture compiled, interpreted;
+  Value fast = compiled.Eval(src);
+  Value slow = interpreted.Interpret(src);
+  EXPECT_EQ(Render(fast), Render(slow)) << src;
+  EXPECT_EQ(Render(fast), expected) << src;
+  EXPECT_EQ(compiled.ev->snapshot_misses(),
+            interpreted.ev->snapshot_misses() - interpreted.misses_before)
+      << src;
+}
 
 TEST(Evaluator, LiteralsContainersAndArithmetic) {
   Fixture f;
@@ -52,6 +91,81 @@ TEST(Evaluator, UnknownsStayUnknownWithTheirText) {
   EXPECT_TRUE(v.HasUnknown());
   // Self-reference does not loop.
   EXPECT_EQ(f.Eval("X = X + 1\n").kind, Value::Kind::kUnknown);
+}
+
+TEST(Evaluator, CompiledCallsInComprehensionsAsInterpreted) {
+  const std::string defs =
+      "T = 2\nL = [(1, 2), (3,), (), (4, 5, 6)]\nN = [3, 1, 4, 1, 5]\n"
+      "def twice(v):\n    return v * 2\n";
+  // A builtin and a module-level def called per item, in condition and body.
+  ExpectCompiledAsInterpreted(defs + "X = [len(x) for x in L if len(x) >= T]\n", "[2, 3]");
+  ExpectCompiledAsInterpreted(defs + "X = [twice(x) for x in N if twice(x) > T * 3]\n", "[8, 10]");
+  ExpectCompiledAsInterpreted(defs + "X = [str(x) for x in N if not x < T]\n", "['3', '4', '5']");
+  // An unknown inside a call: in a condition the whole comprehension is
+  // unknown as written; in the body each item keeps the call's text.
+  ExpectCompiledAsInterpreted(defs + "X = [x for x in N if compute(x) and x > T]\n",
+                              "<unknown [x for x in N if compute(x) and x > T]>");
+  ExpectCompiledAsInterpreted(defs + "X = [compute(x, T) for x in N if x > T + 1]\n",
+                              "[<unknown compute(x, T)>, <unknown compute(x, T)>]");
+  // isinstance of a plain value is unknown (only OpInfos' classes are known).
+  ExpectCompiledAsInterpreted(defs + "X = [x for x in N if isinstance(x, int) or T]\n",
+                              "<unknown [x for x in N if isinstance(x, int) or T]>");
+  // Short-circuiting never reaches the unknown call, nor a constant that
+  // needs the missing snapshot.
+  ExpectCompiledAsInterpreted(defs + "X = [x for x in N if x > 0 or compute(x)]\n",
+                              "[3, 1, 4, 1, 5]");
+  ExpectCompiledAsInterpreted(
+      defs + "X = [x for x in N if x > T + 3 and twice(x) == torch.float32]\n", "[]");
+  ExpectCompiledAsInterpreted(
+      defs + "import torch\nX = [x for x in N if x > T + 2 and twice(x) != torch.float32]\n",
+      "<unknown [x for x in N if x > T + 2 and twice(x) != torch.float32]>");
+  // A comprehension inside the condition, reading no loop variable of the
+  // outer one, evaluated once.
+  ExpectCompiledAsInterpreted(
+      defs + "X = [x for x in N if twice(x) in [twice(y) for y in N if y < T]]\n", "[1, 1]");
+  // An attribute the evaluator does not know, as an argument.
+  ExpectCompiledAsInterpreted(defs + "X = [twice(x.real) for x in N if x > T + 2]\n",
+                              "[<unknown twice(x.real)>]");
+}
+
+TEST(Evaluator, CompiledFilterLambdaAsCalledPerItem) {
+  Fixture f;
+  const std::string defs = "T = 2\nN = [3, 1, 4, 1, 5]\ndef twice(v):\n    return v * 2\n";
+  for (std::string cond : {"x > T and twice(x) != 8", "not twice(x) > T", "x > 4 or compute(x)",
+                           "len(x)", "compute(x) or True"}) {
+    Value lambda = f.Eval(defs + "X = lambda x: " + cond + "\n");
+    std::vector<Value> expected;
+    bool all_known = true;
+    Value items = f.ev->Eval(f.model->assignments.at("N"));
+    for (const Value& item : items.items) {
+      bool known;
+      bool keep = f.ev->Truthy(f.ev->Call(lambda, {item}), &known);
+      all_known = all_known && known;
+      if (known && keep) expected.push_back(item);
+    }
+    std::string call = "list(filter(lambda x: " + cond + ", N))";
+    Value got = f.Eval(defs + "X = " + call + "\n");
+    if (!all_known) {
+      EXPECT_EQ(got.kind, Value::Kind::kUnknown) << cond;
+      EXPECT_EQ(got.text, call) << cond;
+    } else {
+      EXPECT_EQ(Render(got), Render(Value::List(expected))) << cond;
+    }
+  }
+  EXPECT_EQ(Render(f.Eval(defs + "X = list(filter(lambda x: x > T and twice(x) != 8, N))\n")),
+            "[3, 5]");
+}
+
+TEST(Evaluator, ClassScopeComprehensionReadsClassIterable) {
+  Fixture f;
+  f.Eval(
+      "T = 2\nX = 0\nclass C:\n    A = [1, 2, 3]\n    B = [x for x in A if x > T]\n"
+      "    D = [x for x in A if x > A[0]]\n");
+  ASSERT_EQ(f.model->classes.size(), 1u);
+  const Evaluator::Locals* scope = f.ev->ClassScope(f.model->classes[0]);
+  ASSERT_NE(scope, nullptr);
+  EXPECT_EQ(Render(scope->at("B")), "[3]");
+  EXPECT_EQ(Render(scope->at("D")), "[2, 3]");  // reads a class local: interpreted
 }
 
 }  // namespace
