@@ -32,7 +32,8 @@ class IngestCounters {
 
   // The puts of `batch` (tests, generic links, outcomes, runs); the tests
   // `traced` through non-static edges; the operators (PACKET \0 OVERLOAD)
-  // of its edges. Call once, before the commit.
+  // of its edges. Call once, before Finish; it may run while the op_tests
+  // producer calls AddEdge (they change different counters).
   void AddBatch(const IndexBatch& batch, const std::vector<std::string_view>& traced,
                 const std::vector<std::string_view>& op_keys);
 
