@@ -107,6 +107,35 @@ std::string TimingRecordJson(const timings::TimingRecord& r) {
 
 // A test only traced, never scanned: what its node id alone says.
 std::string MinimalTestRecord(const std::string& nodeid) {
+  // A fresh ingest of traces makes one per test: where no character needs
+  // escaping (any node id but one with a quote or a backslash), the bytes
+  // nlohmann's dump gives below are written directly, keys in its order.
+  const bool plain = std::none_of(nodeid.begin(), nodeid.end(), [](char c) {
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+  });
+  if (plain) {
+    const size_t sep = nodeid.find("::");
+    const std::string_view id = nodeid, file = id.substr(0, sep);
+    std::string out;
+    out.reserve(2 * nodeid.size() + 64);
+    auto field = [&](std::string_view key, std::string_view value) {
+      out.append(out.empty() ? "{\"" : ",\"").append(key).append("\":\"").append(value);
+      out.push_back('"');
+    };
+    if (sep != std::string::npos) {
+      const std::string_view rest = id.substr(sep + 2);
+      const size_t last = rest.rfind("::");
+      field("class", last == std::string::npos ? "" : rest.substr(0, last));
+      field("file", file);
+      field("method", last == std::string::npos ? rest : rest.substr(last + 2));
+    } else {
+      field("file", file);
+    }
+    field("nodeid", id);
+    field("origin", "trace");
+    out.push_back('}');
+    return out;
+  }
   nlohmann::json rec = {{"nodeid", nodeid}, {"origin", "trace"}};
   size_t sep = nodeid.find("::");
   rec["file"] = nodeid.substr(0, sep);
@@ -372,26 +401,30 @@ struct EdgeEmitter {
   }
 
   void Produce(bool by_op, const IndexBatch::Sink& sink) const {
-    const std::vector<uint32_t>* order = &by_test;
-    std::vector<uint32_t> by_operator;
+    // Rows in key order: by_test's, or for op_tests copies of the rows
+    // put stably by operator, (operator, test, run), duplicates still in
+    // input order. Copies, so that the writer reads them in order: the
+    // rows of one operator are scattered over all of `rows`.
+    std::vector<EdgeRow> by_operator;
     if (by_op) {
-      // Stable by operator: (operator, test, run), duplicates still in
-      // input order.
       const auto& op_rank = ops.rank();
       std::vector<uint32_t> count(ops.size() + 1, 0);
-      for (uint32_t i : by_test) ++count[op_rank[rows[i].op] + 1];
+      for (const EdgeRow& r : rows) ++count[op_rank[r.op] + 1];
       for (size_t r = 1; r < count.size(); ++r) count[r] += count[r - 1];
       by_operator.resize(by_test.size());
-      for (uint32_t i : by_test) by_operator[count[op_rank[rows[i].op]]++] = i;
-      order = &by_operator;
+      for (uint32_t i : by_test) by_operator[count[op_rank[rows[i].op]]++] = rows[i];
     }
+    const size_t n = by_test.size();
+    auto row = [&](size_t i) -> const EdgeRow& {
+      return by_op ? by_operator[i] : rows[by_test[i]];
+    };
     auto same_key = [&](const EdgeRow& a, const EdgeRow& b) {
       return a.op == b.op && a.test == b.test && a.run == b.run;
     };
     std::string key;
-    for (size_t i = 0; i < order->size(); ++i) {
-      const EdgeRow& r = rows[(*order)[i]];
-      if (i + 1 < order->size() && same_key(rows[(*order)[i + 1]], r)) continue;  // the last wins
+    for (size_t i = 0; i < n; ++i) {
+      const EdgeRow& r = row(i);
+      if (i + 1 < n && same_key(row(i + 1), r)) continue;  // the last wins
       std::string_view first = by_op ? ops.Name(r.op) : tests.Name(r.test);
       std::string_view second = by_op ? tests.Name(r.test) : ops.Name(r.op);
       key.assign(first);  // ops are stored as PACKET\0OVERLOAD

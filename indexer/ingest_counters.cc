@@ -139,14 +139,21 @@ void IngestCounters::AddBatch(const IndexBatch& batch, const std::vector<std::st
   }
 }
 
+void IngestCounters::CountEvidence(std::string_view value, int64_t by) {
+  ForEachEvidenceOf(value, [&](std::string_view evidence) {
+    for (auto& [name, n] : evidence_) {
+      if (name == evidence) return void(n += by);
+    }
+    evidence_.emplace_back(std::string(evidence), by);
+  });
+}
+
 void IngestCounters::AddEdge(std::string_view key, std::string_view value, bool may_exist) {
   auto count = [&](std::string_view v, int64_t by) {
-    ForEachEvidenceOf(v, [&](std::string_view evidence) {
-      for (auto& [name, n] : evidence_) {
-        if (name == evidence) return void(n += by);
-      }
-      evidence_.emplace_back(std::string(evidence), by);
-    });
+    // The batch's values are interned (trace_input.h): tallied by address,
+    // read once each in Finish.
+    if (by > 0) return void(++new_values_[{v.data(), v.size()}]);
+    CountEvidence(v, by);
   };
   bool existed = false;
   if (may_exist && !empty_before_) {
@@ -163,6 +170,9 @@ void IngestCounters::AddEdge(std::string_view key, std::string_view value, bool 
 }
 
 const IndexCounters& IngestCounters::Finish() {
+  for (const auto& [value, n] : new_values_)
+    CountEvidence({value.first, value.second}, static_cast<int64_t>(n));
+  new_values_.clear();
   for (const auto& [name, n] : evidence_) {
     uint64_t& total = counters_.edges_by_evidence[name];
     total += static_cast<uint64_t>(n);

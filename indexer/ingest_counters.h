@@ -54,6 +54,15 @@ class IngestCounters {
   // Changes of edges_by_evidence, kept apart from its map: a handful of
   // kinds, counted millions of times.
   std::vector<std::pair<std::string, int64_t>> evidence_;
+  void CountEvidence(std::string_view value, int64_t by);
+  // The values of the edges written, by address and size: millions of
+  // edges share a few thousand values, each parsed once (Finish).
+  struct ValueHash {
+    size_t operator()(const std::pair<const char*, size_t>& v) const {
+      return std::hash<const char*>{}(v.first) ^ (v.second * 0x9e3779b97f4a7c15ull);
+    }
+  };
+  std::unordered_map<std::pair<const char*, size_t>, uint64_t, ValueHash> new_values_;
 };
 
 }  // namespace testmap::indexer

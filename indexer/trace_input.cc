@@ -53,23 +53,27 @@ class TraceInputBuilder : public core::TraceVisitor {
   void GroupEdges(const std::vector<core::TraceOp>& ops, std::vector<TracedEdge>& edges) {
     order_.clear();
     for (const auto& op : ops) order_.push_back(&op);
+    // The reader interns its names: the same views are the same operator,
+    // found without comparing the names (most pairs compared are equal).
+    auto identical = [](const core::TraceOp* a, const core::TraceOp* b) {
+      auto view = [](std::string_view s) { return std::pair(s.data(), s.size()); };
+      return view(a->packet) == view(b->packet) && view(a->overload) == view(b->overload);
+    };
+    auto same = [&](const core::TraceOp* a, const core::TraceOp* b) {
+      return identical(a, b) || (a->packet == b->packet && a->overload == b->overload);
+    };
     std::stable_sort(order_.begin(), order_.end(),
-                     [](const core::TraceOp* a, const core::TraceOp* b) {
-                       return std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
+                     [&](const core::TraceOp* a, const core::TraceOp* b) {
+                       return !identical(a, b) &&
+                              std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
                      });
     size_t groups = 0;
-    for (size_t i = 0; i < order_.size(); ++i)
-      groups += i == 0 || order_[i]->packet != order_[i - 1]->packet ||
-                order_[i]->overload != order_[i - 1]->overload;
+    for (size_t i = 0; i < order_.size(); ++i) groups += i == 0 || !same(order_[i], order_[i - 1]);
     edges.reserve(groups);
     for (size_t i = 0; i < order_.size();) {
       group_.clear();
       size_t j = i;
-      for (; j < order_.size() && order_[j]->packet == order_[i]->packet &&
-             order_[j]->overload == order_[i]->overload;
-           ++j) {
-        group_.push_back(order_[j]);
-      }
+      for (; j < order_.size() && same(order_[j], order_[i]); ++j) group_.push_back(order_[j]);
       EncodeEdgeInto(group_, value_);
       // The reader's names are interned too: the same operator comes with
       // the same packet view, so its key is built once.
