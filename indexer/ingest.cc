@@ -342,8 +342,9 @@ struct EdgeRow {
 };
 
 // Produces both edge directions in key order, duplicates (same op, test
-// and run) resolved to the last one seen (rows are in input order). The
-// op_tests direction also tells the counters what it writes.
+// and run) resolved to the last one seen (rows are in input order). Both
+// tell the counters what they write: op_tests the keys, test_ops the values
+// (the op_tests writer, with its scattered reads, is the slower one).
 //
 // Rows come in segments, each one test record's edges (in operator order,
 // as trace_input.h gives them) or one static edge. Ordering segments by
@@ -433,7 +434,11 @@ struct EdgeEmitter {
       key.push_back('\0');
       key += runs.Name(r.run);
       sink(key, r.value);
-      if (by_op) counters->AddEdge(key, r.value, run_may_exist[r.run]);
+      if (by_op) {
+        counters->AddEdge(key, run_may_exist[r.run]);
+      } else {
+        counters->AddWrittenValue(r.value);
+      }
     }
   }
 };

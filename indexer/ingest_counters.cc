@@ -148,13 +148,7 @@ void IngestCounters::CountEvidence(std::string_view value, int64_t by) {
   });
 }
 
-void IngestCounters::AddEdge(std::string_view key, std::string_view value, bool may_exist) {
-  auto count = [&](std::string_view v, int64_t by) {
-    // The batch's values are interned (trace_input.h): tallied by address,
-    // read once each in Finish.
-    if (by > 0) return void(++new_values_[{v.data(), v.size()}]);
-    CountEvidence(v, by);
-  };
+void IngestCounters::AddEdge(std::string_view key, bool may_exist) {
   bool existed = false;
   if (may_exist && !empty_before_) {
     if (!old_edges_) {
@@ -163,10 +157,9 @@ void IngestCounters::AddEdge(std::string_view key, std::string_view value, bool 
     }
     AdvanceTo(*old_edges_, key);
     existed = old_edges_->Valid() && old_edges_->key() == key;
-    if (existed) count(old_edges_->value(), -1);
+    if (existed) CountEvidence(old_edges_->value(), -1);
   }
   if (!existed) ++counters_.edges;
-  count(value, 1);
 }
 
 const IndexCounters& IngestCounters::Finish() {
