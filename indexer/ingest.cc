@@ -487,19 +487,19 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     for (const auto& trace : inputs.traces)
       for (const auto& t : trace.tests) rows += t.edges.size();
     edges.rows.reserve(rows);
-    // An input's edges point at its interned operator keys (trace_input.h):
-    // each distinct one is looked up once per input, not once per edge.
-    std::unordered_map<const char*, uint32_t> op_ids;
+    // An input's edges name its distinct operator keys by position
+    // (trace_input.h): each is looked up once per input, not once per edge.
+    std::vector<uint32_t> op_ids;
     for (const auto& trace : inputs.traces) {
       op_ids.clear();
+      for (std::string_view op_key : trace.op_keys) op_ids.push_back(edges.ops.Id(op_key));
       for (const auto& t : trace.tests) {
         const uint32_t test = edges.tests.Id(t.nodeid), run = edges.runs.Id(t.run_id);
         edges.BeginSegment();
         for (const auto& e : t.edges) {
           trace_observations += e.observations;
-          auto [op, fresh] = op_ids.try_emplace(e.op_key.data());
-          if (fresh) op->second = edges.ops.Id(e.op_key);
-          edges.rows.push_back({op->second, test, run, e.value});  // the input outlives the commit
+          edges.rows.push_back(
+              {op_ids[e.op], test, run, e.value});  // the input outlives the commit
         }
         trace_edges += t.edges.size();
       }

@@ -17,8 +17,9 @@ TracedEdge TraceInput::Edge(std::string_view packet, std::string_view overload,
   key.append(packet).push_back('\0');
   key.append(overload);
   std::string_view op_key = strings.Intern(key);
-  return {op_key, op_key.substr(0, packet.size()), op_key.substr(packet.size() + 1),
-          strings.Intern(value), observations};
+  auto [at, fresh] = op_positions_.try_emplace(op_key.data(), op_keys.size());
+  if (fresh) op_keys.push_back(op_key);
+  return {op_key, strings.Intern(value), static_cast<uint32_t>(observations), at->second};
 }
 
 namespace {
@@ -79,11 +80,11 @@ class TraceInputBuilder : public core::TraceVisitor {
       // the same packet view, so its key is built once.
       const core::TraceOp& op = *order_[i];
       auto [known, fresh] = op_edges_.try_emplace(op.packet.data());
-      if (fresh || known->second.packet != op.packet || known->second.overload != op.overload)
+      if (fresh || known->second.packet() != op.packet || known->second.overload() != op.overload)
         known->second = input_.Edge(op.packet, op.overload, "", 0);
       TracedEdge edge = known->second;
       edge.value = input_.strings.Intern(value_);
-      edge.observations = group_.size();
+      edge.observations = static_cast<uint32_t>(group_.size());
       edges.push_back(edge);
       i = j;
     }
