@@ -30,6 +30,8 @@ int RunIngest(const IngestArgs& args) {
   // Never freed: millions of small strings take a noticeable fraction of the
   // ingest to free one by one, and the process ends right after.
   indexer::IngestInputs* read = nullptr;
+  // A new index is built while the inputs are read (index_store.h).
+  indexer::PreparedIndex prepared(args.index);
   {
     core::Progress progress("testmap ingest: reading", "files");
     read = new indexer::IngestInputs(
@@ -52,7 +54,8 @@ int RunIngest(const IngestArgs& args) {
   indexer::IngestSummary s;
   {
     // Opened first: waiting for another writer is said on a line of its own.
-    auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite);
+    auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kWrite, indexer::kAllCfs,
+                                           &prepared);
     core::Progress progress("testmap ingest: writing " + args.index, "");
     s = indexer::Ingest(*store, inputs);
   }

@@ -43,6 +43,7 @@ class IndexBatch {
   // parallel. `producer` must stay callable until the commit returns.
   // With `after_others`, it runs once every other column family's file is
   // written, so it can write what their producers counted (the counters).
+  // An exception it throws stops the commit, and the commit rethrows it.
   using Sink = std::function<void(std::string_view key, std::string_view value)>;
   void SetProducer(Cf cf, std::function<void(const Sink&)> producer, bool after_others = false) {
     producers_[static_cast<int>(cf)] = std::move(producer);

@@ -10,9 +10,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "core/errors.h"
 
@@ -332,14 +334,22 @@ bool IsCreatable(const fs::path& dir) {
   return true;
 }
 
-// Creates an empty index beside `dir` and moves it in, CURRENT last: RocksDB
+// An empty index is built beside `dir` and moved in, CURRENT last: RocksDB
 // (and IndexStore::Open) take a directory for a database only once CURRENT
 // exists, so a crash while creating never leaves something that looks like
 // a broken index. It has no schema version until its first Commit: a kill
 // before that leaves an index that readers refuse as unfinished (never an
 // empty answer) and the next writer completes.
-void CreateIndex(const std::string& dir) {
-  fs::path target = fs::absolute(dir);
+
+// Whether Open(dir, kWrite) must create the index first.
+bool NeedsCreating(const std::string& dir) {
+  std::error_code ec;
+  return !fs::exists(dir, ec) ||
+         (fs::is_directory(dir, ec) && !fs::exists(dir + "/CURRENT") && IsCreatable(dir));
+}
+
+// Builds the empty index in `target.creating-PID` and returns that path.
+std::string BuildEmptyIndex(const fs::path& target) {
   if (target.has_parent_path()) fs::create_directories(target.parent_path());
   std::string tmp = target.string() + ".creating-" + std::to_string(getpid());
   // Leftovers of creations killed midway (their process is gone).
@@ -354,26 +364,35 @@ void CreateIndex(const std::string& dir) {
   fs::remove_all(tmp);
   rocksdb::Options options = BaseOptions(OpenMode::kWrite);
   options.create_if_missing = true;
-  options.create_missing_column_families = true;
+  rocksdb::DB* db = nullptr;
+  auto s = rocksdb::DB::Open(options, tmp, &db);
+  // All column families in one call: RocksDB then writes its OPTIONS file
+  // (three synced writes) once, not once per column family.
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (int c = 0; c < kCfCount; ++c) {
+    if (static_cast<Cf>(c) == Cf::kDefault) continue;
     descriptors.emplace_back(CfName(static_cast<Cf>(c)), rocksdb::ColumnFamilyOptions(options));
   }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* db = nullptr;
-  auto s = rocksdb::DB::Open(options, tmp, descriptors, &handles, &db);
-  if (!s.ok()) throw core::InputError(tmp + ": cannot create the index: " + s.ToString());
+  if (s.ok()) s = db->CreateColumnFamilies(descriptors, &handles);
   // No schema version yet: the first Commit writes it, and until then the
   // index reads as unfinished, never as a valid index that holds nothing.
-  rocksdb::WriteBatch batch;
-  batch.Put(handles[0], kCreatedByKey, "testmap");
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  s = db->Write(wo, &batch);
+  if (s.ok()) s = db->Put(wo, kCreatedByKey, "testmap");
   for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
-  if (s.ok()) s = db->Close();
-  delete db;
+  if (db) {
+    rocksdb::Status closed = db->Close();
+    if (s.ok()) s = closed;
+    delete db;
+  }
   if (!s.ok()) throw core::InputError(tmp + ": cannot create the index: " + s.ToString());
+  return tmp;
+}
+
+// Moves the index BuildEmptyIndex built at `tmp` into `target`.
+void MoveIndexIn(const std::string& tmp, const fs::path& target, const std::string& dir) {
+  std::error_code ec;
   fs::create_directories(target, ec);
   for (const auto& entry : fs::directory_iterator(tmp)) {
     if (entry.path().filename() != "CURRENT")
@@ -442,6 +461,8 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
   if (!keeps_counters) defaults.push_back({kCountersKey, ""});
   std::vector<rocksdb::IngestExternalFileArg> args;
   std::vector<rocksdb::Status> status(kCfCount);
+  // A producer that throws stops the commit before anything is ingested.
+  std::vector<std::exception_ptr> errors(kCfCount);
   // One thread per column family: the two edge directions are the bulk and
   // sort independently. Producers that count what the others wrote go last.
   for (bool late : {false, true}) {
@@ -451,8 +472,12 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
       if ((entries.empty() && !batch.producer(c)) || batch.after_others(c) != late) continue;
       std::string path = tmp + "/" + CfName(static_cast<Cf>(c)) + ".sst";
       writers.emplace_back([&, c, path] {
-        status[c] = WriteSortedSst(entries, batch.presorted(c), batch.producer(c), path, options,
-                                   handles_[c]);
+        try {
+          status[c] = WriteSortedSst(entries, batch.presorted(c), batch.producer(c), path, options,
+                                     handles_[c]);
+        } catch (...) {
+          errors[c] = std::current_exception();
+        }
       });
       rocksdb::IngestExternalFileArg arg;
       arg.column_family = handles_[c];
@@ -462,6 +487,12 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
       args.push_back(std::move(arg));
     }
     for (auto& t : writers) t.join();
+  }
+  for (const auto& e : errors) {
+    if (e) {
+      fs::remove_all(tmp);
+      std::rethrow_exception(e);
+    }
   }
   for (const auto& s : status) Check(s, "write");
   // The commit point: one MANIFEST write covering every column family.
@@ -500,7 +531,8 @@ void RocksIndexStore::Delete(const std::vector<std::pair<Cf, std::string>>& keys
 
 }  // namespace
 
-std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode, CfSet cfs) {
+std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mode, CfSet cfs,
+                                             PreparedIndex* prepared) {
   std::error_code ec;
   bool exists = fs::exists(dir, ec);
   if (exists && !fs::is_directory(dir))
@@ -509,13 +541,43 @@ std::unique_ptr<IndexStore> IndexStore::Open(const std::string& dir, OpenMode mo
     throw core::InputError("no testmap index at " + dir +
                            " (create one with `testmap ingest`, or pass --index DIR)");
   }
-  if (mode == OpenMode::kWrite &&
-      (!exists || (!fs::exists(dir + "/CURRENT") && IsCreatable(dir)))) {
-    CreateIndex(dir);
+  if (mode == OpenMode::kWrite && NeedsCreating(dir)) {
+    fs::path target = fs::absolute(dir);
+    std::string tmp = prepared ? prepared->Take() : "";
+    MoveIndexIn(tmp.empty() ? BuildEmptyIndex(target) : tmp, target, dir);
   }
   auto store = std::make_unique<RocksIndexStore>(dir, mode, cfs);
   store->OpenExisting();
   return store;
+}
+
+PreparedIndex::PreparedIndex(const std::string& dir) {
+  try {
+    // Only beside a folder that exists: bad input must not leave new folders.
+    if (!NeedsCreating(dir) || !fs::is_directory(fs::absolute(dir).parent_path())) return;
+  } catch (const std::exception&) {
+    return;  // Open says what is wrong with `dir`
+  }
+  builder_ = std::thread([this, target = fs::absolute(dir)] {
+    try {
+      tmp_ = BuildEmptyIndex(target);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  });
+}
+
+std::string PreparedIndex::Take() {
+  if (!builder_.joinable()) return "";
+  builder_.join();
+  if (error_) std::rethrow_exception(error_);
+  return std::exchange(tmp_, "");
+}
+
+PreparedIndex::~PreparedIndex() {
+  if (builder_.joinable()) builder_.join();
+  std::error_code ec;
+  if (!tmp_.empty()) fs::remove_all(tmp_, ec);  // never used: bad input, or created meanwhile
 }
 
 }  // namespace testmap::indexer

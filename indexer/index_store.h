@@ -9,11 +9,13 @@
 // RocksDB's headers stay in index_store.cc; this header is cheap to include.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -44,6 +46,32 @@ using CfSet = uint32_t;
 constexpr CfSet CfBit(Cf cf) { return CfSet{1} << static_cast<int>(cf); }
 inline constexpr CfSet kAllCfs = (CfSet{1} << kCfCount) - 1;
 
+// Creating an index costs a few dozen synced writes (a fifth of a second,
+// nearly all of it waiting for the disk). An ingest overlaps that with
+// reading its inputs: made before them, a PreparedIndex for `dir` builds an
+// empty index beside `dir` on a thread of its own when `dir` holds no index
+// yet, and Open(dir, kWrite, ..., &prepared) moves it in where it would
+// otherwise create one. Left unused (bad input: the ingest stops before it
+// opens the index), its destructor removes what it built, so `dir` never
+// changes. A kill leaves the `DIR.creating-PID` folder that Open removes
+// once that process is gone.
+class PreparedIndex {
+ public:
+  explicit PreparedIndex(const std::string& dir);
+  ~PreparedIndex();
+  PreparedIndex(const PreparedIndex&) = delete;
+  PreparedIndex& operator=(const PreparedIndex&) = delete;
+
+  // Waits for the build; its path, or "" when nothing was built. Throws
+  // core::InputError when the build failed.
+  std::string Take();
+
+ private:
+  std::thread builder_;
+  std::string tmp_;
+  std::exception_ptr error_;
+};
+
 class IndexStore {
  public:
   // Opens the index in `dir`. Throws core::InputError when `dir` is missing (kRead),
@@ -53,8 +81,11 @@ class IndexStore {
   // will read, `default` always included. Each one left out is table files
   // and a memtable a short-lived reader (a `query` process) does not set
   // up; reading one left out is a programming error (std::logic_error).
+  //
+  // `prepared` (kWrite): the empty index built for `dir` while the inputs
+  // were read, moved in when `dir` needs creating.
   static std::unique_ptr<IndexStore> Open(const std::string& dir, OpenMode mode,
-                                          CfSet cfs = kAllCfs);
+                                          CfSet cfs = kAllCfs, PreparedIndex* prepared = nullptr);
   virtual ~IndexStore() = default;
 
   virtual const std::string& dir() const = 0;

@@ -107,6 +107,35 @@ std::string TimingRecordJson(const timings::TimingRecord& r) {
 
 // A test only traced, never scanned: what its node id alone says.
 std::string MinimalTestRecord(const std::string& nodeid) {
+  // A fresh ingest of traces makes one per test: where no character needs
+  // escaping (any node id but one with a quote or a backslash), the bytes
+  // nlohmann's dump gives below are written directly, keys in its order.
+  const bool plain = std::none_of(nodeid.begin(), nodeid.end(), [](char c) {
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+  });
+  if (plain) {
+    const size_t sep = nodeid.find("::");
+    const std::string_view id = nodeid, file = id.substr(0, sep);
+    std::string out;
+    out.reserve(2 * nodeid.size() + 64);
+    auto field = [&](std::string_view key, std::string_view value) {
+      out.append(out.empty() ? "{\"" : ",\"").append(key).append("\":\"").append(value);
+      out.push_back('"');
+    };
+    if (sep != std::string::npos) {
+      const std::string_view rest = id.substr(sep + 2);
+      const size_t last = rest.rfind("::");
+      field("class", last == std::string::npos ? "" : rest.substr(0, last));
+      field("file", file);
+      field("method", last == std::string::npos ? rest : rest.substr(last + 2));
+    } else {
+      field("file", file);
+    }
+    field("nodeid", id);
+    field("origin", "trace");
+    out.push_back('}');
+    return out;
+  }
   nlohmann::json rec = {{"nodeid", nodeid}, {"origin", "trace"}};
   size_t sep = nodeid.find("::");
   rec["file"] = nodeid.substr(0, sep);
@@ -313,49 +342,90 @@ struct EdgeRow {
 };
 
 // Produces both edge directions in key order, duplicates (same op, test
-// and run) resolved to the last one seen (rows are in input order). Each
-// direction orders the rows on its own, on the commit's thread for that
-// column family. The op_tests direction also tells the counters what
-// it writes.
+// and run) resolved to the last one seen (rows are in input order). Both
+// tell the counters what they write: op_tests the keys, test_ops the values
+// (the op_tests writer, with its scattered reads, is the slower one).
+//
+// Rows come in segments, each one test record's edges (in operator order,
+// as trace_input.h gives them) or one static edge. Ordering segments by
+// test, not rows, puts the rows in test_ops order (test, operator, run)
+// wherever a test has one segment; the tests with several (runs, a static
+// edge beside traced ones, a test recorded twice) have their few rows
+// sorted. One stable counting pass by operator then turns that order into
+// op_tests order (operator, test, run). Linear in the rows, and no key is
+// compared: keys share their first 60 bytes, ranks are integers.
 struct EdgeEmitter {
   std::vector<EdgeRow> rows;
+  std::vector<uint32_t> segments;  // where each segment begins in `rows`
   Ranks ops, tests, runs;
   std::vector<bool> run_may_exist;  // by run id (IngestCounters::RunMayExist)
   IngestCounters* counters = nullptr;
+  // Row indices in test_ops key order, duplicates in input order (Order).
+  std::vector<uint32_t> by_test;
+
+  // Starts a segment at the next row.
+  void BeginSegment() {
+    if (segments.empty() || segments.back() != rows.size())
+      segments.push_back(static_cast<uint32_t>(rows.size()));
+  }
+
+  // Fills `by_test`, once the ranks are Finished.
+  void Order() {
+    const auto &op_rank = ops.rank(), &test_rank = tests.rank(), &run_rank = runs.rank();
+    auto end_of = [&](size_t s) { return s + 1 < segments.size() ? segments[s + 1] : rows.size(); };
+    auto test_of = [&](size_t s) { return test_rank[rows[segments[s]].test]; };
+    if (!segments.empty() && segments.back() == rows.size()) segments.pop_back();
+    std::vector<uint32_t> count(tests.size() + 1, 0), order(segments.size());
+    for (size_t s = 0; s < segments.size(); ++s) ++count[test_of(s) + 1];
+    for (size_t r = 1; r < count.size(); ++r) count[r] += count[r - 1];
+    for (uint32_t s = 0; s < segments.size(); ++s) order[count[test_of(s)]++] = s;
+    by_test.clear();
+    by_test.reserve(rows.size());
+    auto op_run = [&](uint32_t i) { return std::pair(op_rank[rows[i].op], run_rank[rows[i].run]); };
+    for (size_t g = 0; g < order.size();) {
+      size_t h = g + 1;
+      while (h < order.size() && test_of(order[h]) == test_of(order[g])) ++h;
+      const size_t first = by_test.size();
+      bool sorted = h == g + 1;
+      for (size_t k = g; k < h; ++k) {
+        for (uint32_t i = segments[order[k]]; i < end_of(order[k]); ++i) {
+          sorted = sorted && (by_test.size() == first || op_run(by_test.back()) < op_run(i));
+          by_test.push_back(i);
+        }
+      }
+      if (!sorted) {
+        std::stable_sort(by_test.begin() + first, by_test.end(),
+                         [&](uint32_t a, uint32_t b) { return op_run(a) < op_run(b); });
+      }
+      g = h;
+    }
+  }
 
   void Produce(bool by_op, const IndexBatch::Sink& sink) const {
-    // Key order is (first field, second field, run): three stable counting
-    // sorts by rank, least significant first, leave the rows in that order
-    // and duplicates in input order. Linear: no comparison of millions of
-    // keys, nor of their ranks.
-    const auto &op_rank = ops.rank(), &test_rank = tests.rank(), &run_rank = runs.rank();
-    std::vector<uint32_t> order(rows.size()), scratch(rows.size()), count;
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto pass = [&](auto rank_of, size_t ranks) {
-      count.assign(ranks + 1, 0);
-      for (uint32_t i : order) ++count[rank_of(rows[i]) + 1];
-      for (size_t r = 1; r <= ranks; ++r) count[r] += count[r - 1];
-      for (uint32_t i : order) scratch[count[rank_of(rows[i])]++] = i;
-      order.swap(scratch);
-    };
-    auto by_run = [&](const EdgeRow& r) { return run_rank[r.run]; };
-    auto by_test = [&](const EdgeRow& r) { return test_rank[r.test]; };
-    auto by_operator = [&](const EdgeRow& r) { return op_rank[r.op]; };
-    if (runs.size() > 1) pass(by_run, runs.size());
+    // Rows in key order: by_test's, or for op_tests copies of the rows
+    // put stably by operator, (operator, test, run), duplicates still in
+    // input order. Copies, so that the writer reads them in order: the
+    // rows of one operator are scattered over all of `rows`.
+    std::vector<EdgeRow> by_operator;
     if (by_op) {
-      pass(by_test, tests.size());
-      pass(by_operator, ops.size());
-    } else {
-      pass(by_operator, ops.size());
-      pass(by_test, tests.size());
+      const auto& op_rank = ops.rank();
+      std::vector<uint32_t> count(ops.size() + 1, 0);
+      for (const EdgeRow& r : rows) ++count[op_rank[r.op] + 1];
+      for (size_t r = 1; r < count.size(); ++r) count[r] += count[r - 1];
+      by_operator.resize(by_test.size());
+      for (uint32_t i : by_test) by_operator[count[op_rank[rows[i].op]]++] = rows[i];
     }
+    const size_t n = by_test.size();
+    auto row = [&](size_t i) -> const EdgeRow& {
+      return by_op ? by_operator[i] : rows[by_test[i]];
+    };
     auto same_key = [&](const EdgeRow& a, const EdgeRow& b) {
       return a.op == b.op && a.test == b.test && a.run == b.run;
     };
     std::string key;
-    for (size_t i = 0; i < order.size(); ++i) {
-      const EdgeRow& r = rows[order[i]];
-      if (i + 1 < order.size() && same_key(rows[order[i + 1]], r)) continue;  // the last wins
+    for (size_t i = 0; i < n; ++i) {
+      const EdgeRow& r = row(i);
+      if (i + 1 < n && same_key(row(i + 1), r)) continue;  // the last wins
       std::string_view first = by_op ? ops.Name(r.op) : tests.Name(r.test);
       std::string_view second = by_op ? tests.Name(r.test) : ops.Name(r.op);
       key.assign(first);  // ops are stored as PACKET\0OVERLOAD
@@ -364,7 +434,11 @@ struct EdgeEmitter {
       key.push_back('\0');
       key += runs.Name(r.run);
       sink(key, r.value);
-      if (by_op) counters->AddEdge(key, r.value, run_may_exist[r.run]);
+      if (by_op) {
+        counters->AddEdge(key, run_may_exist[r.run]);
+      } else {
+        counters->AddWrittenValue(r.value);
+      }
     }
   }
 };
@@ -384,6 +458,7 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     op_key.assign(packet);
     op_key.push_back('\0');
     op_key.append(kStaticOverload);
+    edges.BeginSegment();
     edges.rows.push_back({edges.ops.Id(op_key), edges.tests.Id(nodeid), edges.runs.Id(kStaticRunId),
                           batch.Store(value)});
     ++summary.edges;
@@ -403,41 +478,58 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
       }
     }
   }
-  // By test id (edges.tests): whether this ingest traced it already.
-  std::vector<bool> traced;
-  // An input's edges point at its interned operator keys (trace_input.h):
-  // each distinct one is looked up once per input, not once per edge.
-  std::unordered_map<const char*, uint32_t> op_ids;
+  // The trace edges' rows are built on a thread of their own while this
+  // one writes the records (outcomes, runs, tests only traced): on a large
+  // ingest each is a tenth of a second that would otherwise run alone.
+  size_t trace_edges = 0, trace_observations = 0;
+  std::jthread rows_builder([&] {
+    size_t rows = edges.rows.size();
+    for (const auto& trace : inputs.traces)
+      for (const auto& t : trace.tests) rows += t.edges.size();
+    edges.rows.reserve(rows);
+    // An input's edges name its distinct operator keys by position
+    // (trace_input.h): each is looked up once per input, not once per edge.
+    std::vector<uint32_t> op_ids;
+    for (const auto& trace : inputs.traces) {
+      op_ids.clear();
+      for (std::string_view op_key : trace.op_keys) op_ids.push_back(edges.ops.Id(op_key));
+      for (const auto& t : trace.tests) {
+        const uint32_t test = edges.tests.Id(t.nodeid), run = edges.runs.Id(t.run_id);
+        edges.BeginSegment();
+        for (const auto& e : t.edges) {
+          trace_observations += e.observations;
+          edges.rows.push_back(
+              {op_ids[e.op], test, run, e.value});  // the input outlives the commit
+        }
+        trace_edges += t.edges.size();
+      }
+    }
+    edges.ops.Finish();
+    edges.tests.Finish();
+    edges.runs.Finish();
+    edges.Order();
+  });
+  // The tests this ingest traced already (views of the inputs' node ids).
+  std::unordered_set<std::string_view> traced;
   for (const auto& trace : inputs.traces) {
     for (const auto& run : trace.runs) batch.Put(Cf::kRuns, run.id, run.record_json);
     summary.runs += trace.runs.size();
-    op_ids.clear();
     for (const auto& t : trace.tests) {
       ++summary.test_records;
-      const uint32_t test = edges.tests.Id(t.nodeid), run = edges.runs.Id(t.run_id);
       // A TORCH_LOGS log says what a test compiled, not how it ended.
       if (!t.outcome_json.empty())
         batch.Put(Cf::kOutcomes, JoinKey({t.nodeid, t.run_id}), t.outcome_json);
-      if (test >= traced.size()) traced.resize(test + 1);
-      if (!traced[test]) {
-        traced[test] = true;
+      if (traced.insert(t.nodeid).second) {
         ++summary.traced_tests;
         if (!scanned.count(t.nodeid) && !store.Get(Cf::kTests, t.nodeid))
           batch.Put(Cf::kTests, t.nodeid, MinimalTestRecord(t.nodeid));
       }
-      for (const auto& e : t.edges) {
-        summary.observations += e.observations;
-        auto [op, fresh] = op_ids.try_emplace(e.op_key.data());
-        if (fresh) op->second = edges.ops.Id(e.op_key);
-        edges.rows.push_back({op->second, test, run, e.value});  // the input outlives the commit
-      }
-      summary.edges += t.edges.size();
     }
   }
   if (!inputs.traces.empty()) summary.warnings = JoinWarnings(store, inputs, scanned);
-  edges.ops.Finish();
-  edges.tests.Finish();
-  edges.runs.Finish();
+  rows_builder.join();
+  summary.edges += trace_edges;
+  summary.observations += trace_observations;
   if (!edges.rows.empty()) {
     batch.SetProducer(Cf::kOpTests,
                       [&](const IndexBatch::Sink& sink) { edges.Produce(true, sink); });
@@ -481,11 +573,23 @@ IngestSummary Ingest(IndexStore& store, const IngestInputs& inputs) {
     if (test_traced[t]) traced_by_edges.push_back(edges.tests.Name(t));
   }
   for (uint32_t o = 0; o < edges.ops.size(); ++o) op_keys.push_back(edges.ops.Name(o));
-  counters.AddBatch(batch, traced_by_edges, op_keys);
+  // The batch's records are counted while the commit writes the other
+  // column families (the edges' producer counts the edges meanwhile); the
+  // counters' producer comes last and waits for it.
+  std::exception_ptr count_error;
+  std::jthread batch_counter([&] {
+    try {
+      counters.AddBatch(batch, traced_by_edges, op_keys);
+    } catch (...) {
+      count_error = std::current_exception();
+    }
+  });
   std::string counters_value;
   batch.SetProducer(
       Cf::kDefault,
       [&](const IndexBatch::Sink& sink) {
+        batch_counter.join();
+        if (count_error) std::rethrow_exception(count_error);
         counters_value = EncodeCounters(counters.Finish());
         // Keys in increasing order: "counters" < "superseded".
         static_assert(std::string_view(kCountersKey) < std::string_view(kSupersededKey));

@@ -139,15 +139,16 @@ void IngestCounters::AddBatch(const IndexBatch& batch, const std::vector<std::st
   }
 }
 
-void IngestCounters::AddEdge(std::string_view key, std::string_view value, bool may_exist) {
-  auto count = [&](std::string_view v, int64_t by) {
-    ForEachEvidenceOf(v, [&](std::string_view evidence) {
-      for (auto& [name, n] : evidence_) {
-        if (name == evidence) return void(n += by);
-      }
-      evidence_.emplace_back(std::string(evidence), by);
-    });
-  };
+void IngestCounters::CountEvidence(std::string_view value, int64_t by) {
+  ForEachEvidenceOf(value, [&](std::string_view evidence) {
+    for (auto& [name, n] : evidence_) {
+      if (name == evidence) return void(n += by);
+    }
+    evidence_.emplace_back(std::string(evidence), by);
+  });
+}
+
+void IngestCounters::AddEdge(std::string_view key, bool may_exist) {
   bool existed = false;
   if (may_exist && !empty_before_) {
     if (!old_edges_) {
@@ -156,13 +157,15 @@ void IngestCounters::AddEdge(std::string_view key, std::string_view value, bool 
     }
     AdvanceTo(*old_edges_, key);
     existed = old_edges_->Valid() && old_edges_->key() == key;
-    if (existed) count(old_edges_->value(), -1);
+    if (existed) CountEvidence(old_edges_->value(), -1);
   }
   if (!existed) ++counters_.edges;
-  count(value, 1);
 }
 
 const IndexCounters& IngestCounters::Finish() {
+  for (const auto& [value, n] : new_values_)
+    CountEvidence({value.first, value.second}, static_cast<int64_t>(n));
+  new_values_.clear();
   for (const auto& [name, n] : evidence_) {
     uint64_t& total = counters_.edges_by_evidence[name];
     total += static_cast<uint64_t>(n);

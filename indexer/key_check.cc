@@ -19,8 +19,8 @@ void CheckTraceKeys(const TraceInput& trace) {
   for (const TracedTest& t : trace.tests) {
     core::CheckKeyField(t.nodeid, "node id", trace.path, t.line);
     for (const TracedEdge& e : t.edges) {
-      core::CheckKeyField(e.packet, "operator", trace.path, t.line);
-      core::CheckKeyField(e.overload, "overload", trace.path, t.line, /*allow_empty=*/true);
+      core::CheckKeyField(e.packet(), "operator", trace.path, t.line);
+      core::CheckKeyField(e.overload(), "overload", trace.path, t.line, /*allow_empty=*/true);
     }
   }
 }

@@ -17,8 +17,9 @@ TracedEdge TraceInput::Edge(std::string_view packet, std::string_view overload,
   key.append(packet).push_back('\0');
   key.append(overload);
   std::string_view op_key = strings.Intern(key);
-  return {op_key, op_key.substr(0, packet.size()), op_key.substr(packet.size() + 1),
-          strings.Intern(value), observations};
+  auto [at, fresh] = op_positions_.try_emplace(op_key.data(), op_keys.size());
+  if (fresh) op_keys.push_back(op_key);
+  return {op_key, strings.Intern(value), static_cast<uint32_t>(observations), at->second};
 }
 
 namespace {
@@ -53,33 +54,37 @@ class TraceInputBuilder : public core::TraceVisitor {
   void GroupEdges(const std::vector<core::TraceOp>& ops, std::vector<TracedEdge>& edges) {
     order_.clear();
     for (const auto& op : ops) order_.push_back(&op);
+    // The reader interns its names: the same views are the same operator,
+    // found without comparing the names (most pairs compared are equal).
+    auto identical = [](const core::TraceOp* a, const core::TraceOp* b) {
+      auto view = [](std::string_view s) { return std::pair(s.data(), s.size()); };
+      return view(a->packet) == view(b->packet) && view(a->overload) == view(b->overload);
+    };
+    auto same = [&](const core::TraceOp* a, const core::TraceOp* b) {
+      return identical(a, b) || (a->packet == b->packet && a->overload == b->overload);
+    };
     std::stable_sort(order_.begin(), order_.end(),
-                     [](const core::TraceOp* a, const core::TraceOp* b) {
-                       return std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
+                     [&](const core::TraceOp* a, const core::TraceOp* b) {
+                       return !identical(a, b) &&
+                              std::tie(a->packet, a->overload) < std::tie(b->packet, b->overload);
                      });
     size_t groups = 0;
-    for (size_t i = 0; i < order_.size(); ++i)
-      groups += i == 0 || order_[i]->packet != order_[i - 1]->packet ||
-                order_[i]->overload != order_[i - 1]->overload;
+    for (size_t i = 0; i < order_.size(); ++i) groups += i == 0 || !same(order_[i], order_[i - 1]);
     edges.reserve(groups);
     for (size_t i = 0; i < order_.size();) {
       group_.clear();
       size_t j = i;
-      for (; j < order_.size() && order_[j]->packet == order_[i]->packet &&
-             order_[j]->overload == order_[i]->overload;
-           ++j) {
-        group_.push_back(order_[j]);
-      }
+      for (; j < order_.size() && same(order_[j], order_[i]); ++j) group_.push_back(order_[j]);
       EncodeEdgeInto(group_, value_);
       // The reader's names are interned too: the same operator comes with
       // the same packet view, so its key is built once.
       const core::TraceOp& op = *order_[i];
       auto [known, fresh] = op_edges_.try_emplace(op.packet.data());
-      if (fresh || known->second.packet != op.packet || known->second.overload != op.overload)
+      if (fresh || known->second.packet() != op.packet || known->second.overload() != op.overload)
         known->second = input_.Edge(op.packet, op.overload, "", 0);
       TracedEdge edge = known->second;
       edge.value = input_.strings.Intern(value_);
-      edge.observations = group_.size();
+      edge.observations = static_cast<uint32_t>(group_.size());
       edges.push_back(edge);
       i = j;
     }

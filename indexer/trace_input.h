@@ -3,8 +3,10 @@
 // observations into edges, encoded while parsing (one thread per file).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -42,11 +44,13 @@ class InternedStrings {
 // parsing, which runs on one thread per input file. The views point into
 // the TraceInput's `strings`.
 struct TracedEdge {
-  std::string_view op_key;    // PACKET \0 OVERLOAD, as op_tests keys begin
-  std::string_view packet;    // the part of op_key before the \0
-  std::string_view overload;  // the part after it
+  std::string_view op_key;  // PACKET \0 OVERLOAD, as op_tests keys begin
   std::string_view value;
-  size_t observations = 0;
+  uint32_t observations = 0;
+  uint32_t op = 0;  // where op_key is in TraceInput::op_keys
+
+  std::string_view packet() const { return op_key.substr(0, op_key.find('\0')); }
+  std::string_view overload() const { return op_key.substr(op_key.find('\0') + 1); }
 };
 
 struct TracedTest {
@@ -73,11 +77,17 @@ struct TraceInput {
   std::vector<TracedTest> tests;
   std::vector<std::string> warnings;  // what the reader read past
   InternedStrings strings;            // what the tests' edges point at
+  // The distinct operator keys of the edges, each once: an ingest looks
+  // each up once per input and its edges by position (TracedEdge::op).
+  std::vector<std::string_view> op_keys;
 
   // An edge of `packet` and `overload` with the encoded `value`, its
   // strings interned in `strings`.
   TracedEdge Edge(std::string_view packet, std::string_view overload, std::string_view value,
                   size_t observations);
+
+ private:
+  std::unordered_map<const char*, uint32_t> op_positions_;  // by op_keys' views
 };
 
 // Parses one shard's text; `path` names it in errors. Throws

@@ -215,12 +215,18 @@ TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {
   ExpectRefused(dir_ + "/missing.jsonl", "missing.jsonl: no such file or directory");
 }
 
+// Not even beside it: the empty index an ingest builds while it reads its
+// inputs (IndexStore's PreparedIndex) goes again, and no folder is made.
 TEST_F(IndexBadInputTest, BadInputNeverCreatesAnIndex) {
   std::string path = Write("trace-bad.jsonl", Join(0, 3) + "{\"type\":\n" + Join(3, 4));
-  std::string fresh = dir_ + "/fresh";
-  auto r = Testmap({"ingest", "--index", fresh, path});
-  EXPECT_NE(r.rc, 0);
-  EXPECT_FALSE(fs::exists(fresh));
+  for (std::string fresh : {dir_ + "/fresh", dir_ + "/new/parents/fresh"}) {
+    auto r = Testmap({"ingest", "--index", fresh, path});
+    EXPECT_NE(r.rc, 0);
+    EXPECT_FALSE(fs::exists(fresh));
+  }
+  EXPECT_FALSE(fs::exists(dir_ + "/new"));
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_FALSE(entry.path().filename().string().starts_with("fresh")) << entry.path();
 }
 
 TEST_F(IndexBadInputTest, IndexFromANewerSchemaIsRefused) {
