@@ -616,7 +616,7 @@ class Collector {
     }
     // The OpInfo/ModuleInfo part of the test's content identity; needs the
     // generic test, device and dtype set above.
-    if (op >= 0) DescribeOpEntry(*snap, snap->ops[op], r);
+    if (op >= 0) op_identities_.Describe(*snap, snap->ops[op], r);
     if (module >= 0) DescribeModuleEntry(*snap, snap->modules[module], r);
   }
 
@@ -679,6 +679,7 @@ class Collector {
   std::map<const void*, std::string> decorator_texts_;
   SetattrRunner setattr_;
   SourceIdentities identities_;
+  OpEntryIdentities op_identities_;
 };
 
 }  // namespace

@@ -61,24 +61,32 @@ bool InList(std::string_view list, std::string_view item) {
   return false;
 }
 
-// DecorateInfo.is_active for the record's generic test, device and dtype.
-bool Applies(std::string_view line, const TestRecord& r) {
+// DecorateInfo.is_active for the record's generic test and device, and
+// the DTYPES column it still depends on (empty: any dtype).
+bool AppliesBut(std::string_view line, const TestRecord& r, std::string_view* dtypes) {
+  *dtypes = {};
   if (!StartsWith(line, "decorate\t")) return true;  // input functions apply to every test
   auto any_or = [](std::string_view v, std::string_view want) {
     return v == "*" || InList(v, want);
   };
-  std::string_view dtypes = Column(line, 4);
-  return Column(line, 5) == "T" && any_or(Column(line, 1), r.generic_class) &&
-         any_or(Column(line, 2), r.generic_method) && any_or(Column(line, 3), r.params.device) &&
-         (dtypes == "*" ||
-          (r.params.dtypes.size() == 1 && InList(dtypes, r.params.dtypes.front())));
+  if (!(Column(line, 5) == "T" && any_or(Column(line, 1), r.generic_class) &&
+        any_or(Column(line, 2), r.generic_method) && any_or(Column(line, 3), r.params.device)))
+    return false;
+  if (std::string_view d = Column(line, 4); d != "*") *dtypes = d;
+  return true;
+}
+
+// ...and for its dtype: a DTYPES column applies to a test of one dtype.
+bool AppliesToDtype(std::string_view dtypes, const TestRecord& r) {
+  return dtypes.empty() || (r.params.dtypes.size() == 1 && InList(dtypes, r.params.dtypes.front()));
 }
 
 std::string EntryHash(const torch_snapshot::TorchSnapshot& snap, const std::string& entry,
                       const TestRecord& r) {
   std::string text;
+  std::string_view dtypes;
   for (std::string_view line : snap.EntryLines(entry))
-    if (Applies(line, r)) (text += line) += '\n';
+    if (AppliesBut(line, r, &dtypes) && AppliesToDtype(dtypes, r)) (text += line) += '\n';
   return core::ShortHexDigest(text);
 }
 
@@ -179,6 +187,41 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
   r.content.entry = EntryHash(snap, op.entry, r);
   r.content.dtypes = DtypesHash(snap.OpDtypes(op, r.params.device, false),
                                 snap.OpDtypes(op, r.params.device, true));
+}
+
+void OpEntryIdentities::Describe(const torch_snapshot::TorchSnapshot& snap,
+                                 const torch_snapshot::OpInfoEntry& op, TestRecord& r) {
+  // Keyed by the op's address: one snapshot per scan.
+  std::string key(reinterpret_cast<const char*>(&op), sizeof &op);
+  ((key += r.params.device) += '\0');
+  auto [d, fresh_dtypes] = dtypes_.try_emplace(key);
+  if (fresh_dtypes)
+    d->second = DtypesHash(snap.OpDtypes(op, r.params.device, false),
+                           snap.OpDtypes(op, r.params.device, true));
+  r.content.dtypes = d->second;
+
+  (((key += r.generic_class) += '\0') += r.generic_method) += '\0';
+  auto [l, fresh_lines] = lines_.try_emplace(std::move(key));
+  Lines& lines = l->second;
+  if (fresh_lines) {
+    std::string_view dtypes;
+    for (std::string_view line : snap.EntryLines(op.entry))
+      if (AppliesBut(line, r, &dtypes)) {
+        lines.lines.push_back(line);
+        lines.dtypes.push_back(dtypes);
+      }
+  }
+  std::string applies(lines.lines.size(), '0');
+  for (size_t i = 0; i < lines.lines.size(); ++i)
+    if (AppliesToDtype(lines.dtypes[i], r)) applies[i] = '1';
+  auto [h, fresh_hash] = lines.hashes.try_emplace(std::move(applies));
+  if (fresh_hash) {
+    std::string text;
+    for (size_t i = 0; i < lines.lines.size(); ++i)
+      if (h->first[i] == '1') (text += lines.lines[i]) += '\n';
+    h->second = core::ShortHexDigest(text);
+  }
+  r.content.entry = h->second;
 }
 
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,

@@ -23,6 +23,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "analyzers/python/module_model.h"
 #include "analyzers/python/python_parser.h"
@@ -69,5 +71,24 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
                      const torch_snapshot::OpInfoEntry& op, TestRecord& r);
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,
                          const torch_snapshot::ModuleInfoEntry& module, TestRecord& r);
+
+// DescribeOpEntry remembered within one file's scan, with the same answers:
+// an @ops test gives a record per op x dtype, and the records of one
+// generic test, op and device share their dtypes and all entry lines but
+// those that name dtypes. Holds views into `snap`, which must outlive it.
+class OpEntryIdentities {
+ public:
+  void Describe(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
+                TestRecord& r);
+
+ private:
+  struct Lines {  // one op's entry lines that apply to a generic test and device
+    std::vector<std::string_view> lines;                  // in entry order
+    std::vector<std::string_view> dtypes;                 // each line's DTYPES column; empty if `*`
+    std::unordered_map<std::string, std::string> hashes;  // which dtype lines apply -> hash
+  };
+  std::unordered_map<std::string, Lines> lines_;         // op, generic class, method, device
+  std::unordered_map<std::string, std::string> dtypes_;  // op, device -> content.dtypes
+};
 
 }  // namespace testmap::python
