@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -277,7 +278,16 @@ class Collector {
   // ---- class model helpers ------------------------------------------------
 
   // C3 linearization over local classes (external bases carry no members).
-  std::vector<int> Mro(int c) const {
+  // C3 linearization. Remembered per class: a class's bases are fixed when
+  // it is defined, and every Lookup walks the MRO.
+  const std::vector<int>& Mro(int c) const {
+    if (mro_.size() <= static_cast<size_t>(c)) mro_.resize(c + 1);
+    std::optional<std::vector<int>>& memo = mro_[c];
+    if (!memo) memo = ComputeMro(c);
+    return *memo;
+  }
+
+  std::vector<int> ComputeMro(int c) const {
     std::vector<std::vector<int>> seqs;
     for (int b : classes_[c].bases) seqs.push_back(Mro(b));
     seqs.push_back(classes_[c].bases);
@@ -505,11 +515,14 @@ class Collector {
     // unittest's getTestCaseNames: dir() sorted, `test` prefix, callable.
     std::string device;
     std::string generic_class = classes_[c].generic_class;
-    for (const std::string& name : Dir(c)) {
+    const std::set<std::string> names = Dir(c);
+    const std::vector<TSNode> class_decorators = ClassDecorators(c);
+    ReserveTests(names.size());
+    for (const std::string& name : names) {
       if (!StartsWith(name, "test")) continue;
       const Member* m = Lookup(c, name);
       if (!m || !m->callable) continue;
-      TestRecord r;
+      TestRecord& r = scan_.tests.emplace_back();
       r.cls = bound;
       r.method = name;
       r.nodeid = scan_.path + "::" + bound + "::" + name;
@@ -529,9 +542,15 @@ class Collector {
         r.generic_method = name;
       }
       r.generic_id = scan_.path + "::" + r.generic_class + "::" + r.generic_method;
-      Describe(m->fn, m->defined_in, ClassDecorators(c), r);
-      scan_.tests.push_back(std::move(r));
+      Describe(m->fn, m->defined_in, class_decorators, r);
     }
+  }
+
+  // Room for `more` records at once, so that a class of thousands of tests
+  // does not move the records collected so far at each doubling.
+  void ReserveTests(size_t more) {
+    std::vector<TestRecord>& t = scan_.tests;
+    if (t.size() + more > t.capacity()) t.reserve(std::max(t.size() + more, 2 * t.capacity()));
   }
 
   void CollectPytestClass(const std::string& bound, int c) {
@@ -559,8 +578,9 @@ class Collector {
     for (const auto& [l, p] : ex.problems) Warn(l, p);
     if (!ex.problems.empty()) return;
     std::string prefix = scan_.path + "::" + (cls.empty() ? "" : cls + "::");
+    ReserveTests(ex.cases.size());
     for (const PytestCase& pc : ex.cases) {
-      TestRecord r;
+      TestRecord& r = scan_.tests.emplace_back();
       r.kind = "pytest";
       r.cls = cls;
       r.generic_class = cls;
@@ -573,7 +593,6 @@ class Collector {
       FillParams(as_instance, r);
       for (const auto& mark : pc.marks) r.skips.push_back(mark);
       Describe(&fn, member ? member->defined_in : nullptr, class_decorators, r);
-      scan_.tests.push_back(std::move(r));
     }
   }
 
@@ -674,6 +693,9 @@ class Collector {
   const CollectOptions& options_;
   FileScan& scan_;
   std::vector<RtClass> classes_;
+  // Mro's answers by class index; a deque, so that a reference Mro gave
+  // stays valid while later classes are added.
+  mutable std::deque<std::optional<std::vector<int>>> mro_;
   std::map<std::string, Binding> ns_;
   std::vector<std::string> ns_order_;
   std::map<const void*, std::string> decorator_texts_;
