@@ -189,36 +189,51 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
                                 snap.OpDtypes(op, r.params.device, true));
 }
 
-void OpEntryIdentities::Describe(const torch_snapshot::TorchSnapshot& snap,
-                                 const torch_snapshot::OpInfoEntry& op, TestRecord& r) {
+OpEntryIdentities::Lines& OpEntryIdentities::Find(const torch_snapshot::TorchSnapshot& snap,
+                                                  const torch_snapshot::OpInfoEntry& op,
+                                                  const TestRecord& r) {
+  if (last_ && last_op_ == &op && last_device_ == r.params.device &&
+      last_class_ == r.generic_class && last_method_ == r.generic_method)
+    return *last_;
   // Keyed by the op's address: one snapshot per scan.
   std::string key(reinterpret_cast<const char*>(&op), sizeof &op);
-  ((key += r.params.device) += '\0');
-  auto [d, fresh_dtypes] = dtypes_.try_emplace(key);
-  if (fresh_dtypes)
-    d->second = DtypesHash(snap.OpDtypes(op, r.params.device, false),
-                           snap.OpDtypes(op, r.params.device, true));
-  r.content.dtypes = d->second;
-
-  (((key += r.generic_class) += '\0') += r.generic_method) += '\0';
-  auto [l, fresh_lines] = lines_.try_emplace(std::move(key));
-  Lines& lines = l->second;
-  if (fresh_lines) {
+  (((((key += r.params.device) += '\0') += r.generic_class) += '\0') += r.generic_method);
+  auto [it, fresh] = lines_.try_emplace(std::move(key));
+  Lines& lines = it->second;
+  if (fresh) {
     std::string_view dtypes;
     for (std::string_view line : snap.EntryLines(op.entry))
       if (AppliesBut(line, r, &dtypes)) {
         lines.lines.push_back(line);
         lines.dtypes.push_back(dtypes);
+        lines.any_dtype_column |= !dtypes.empty();
       }
+    lines.dtypes_hash = DtypesHash(snap.OpDtypes(op, r.params.device, false),
+                                   snap.OpDtypes(op, r.params.device, true));
   }
-  std::string applies(lines.lines.size(), '0');
-  for (size_t i = 0; i < lines.lines.size(); ++i)
-    if (AppliesToDtype(lines.dtypes[i], r)) applies[i] = '1';
-  auto [h, fresh_hash] = lines.hashes.try_emplace(std::move(applies));
-  if (fresh_hash) {
+  last_op_ = &op;
+  last_device_ = r.params.device;
+  last_class_ = r.generic_class;
+  last_method_ = r.generic_method;
+  return *(last_ = &lines);
+}
+
+void OpEntryIdentities::Describe(const torch_snapshot::TorchSnapshot& snap,
+                                 const torch_snapshot::OpInfoEntry& op, TestRecord& r) {
+  Lines& lines = Find(snap, op, r);
+  r.content.dtypes = lines.dtypes_hash;
+  // Which lines apply: all of them (empty) unless some name dtypes.
+  std::string applies;
+  if (lines.any_dtype_column) {
+    applies.assign(lines.lines.size(), '0');
+    for (size_t i = 0; i < lines.lines.size(); ++i)
+      if (AppliesToDtype(lines.dtypes[i], r)) applies[i] = '1';
+  }
+  auto [h, fresh] = lines.hashes.try_emplace(std::move(applies));
+  if (fresh) {
     std::string text;
     for (size_t i = 0; i < lines.lines.size(); ++i)
-      if (h->first[i] == '1') (text += lines.lines[i]) += '\n';
+      if (h->first.empty() || h->first[i] == '1') (text += lines.lines[i]) += '\n';
     h->second = core::ShortHexDigest(text);
   }
   r.content.entry = h->second;

@@ -83,12 +83,21 @@ class OpEntryIdentities {
 
  private:
   struct Lines {  // one op's entry lines that apply to a generic test and device
-    std::vector<std::string_view> lines;                  // in entry order
-    std::vector<std::string_view> dtypes;                 // each line's DTYPES column; empty if `*`
-    std::unordered_map<std::string, std::string> hashes;  // which dtype lines apply -> hash
+    std::vector<std::string_view> lines;   // in entry order
+    std::vector<std::string_view> dtypes;  // each line's DTYPES column; empty if `*`
+    bool any_dtype_column = false;
+    std::unordered_map<std::string, std::string> hashes;  // which lines apply -> hash
+    std::string dtypes_hash;                              // content.dtypes
   };
-  std::unordered_map<std::string, Lines> lines_;         // op, generic class, method, device
-  std::unordered_map<std::string, std::string> dtypes_;  // op, device -> content.dtypes
+  Lines& Find(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
+              const TestRecord& r);
+
+  std::unordered_map<std::string, Lines> lines_;  // op, device, generic class, method
+  // The last key asked for: a generic test's records come one op at a
+  // time, a record per dtype.
+  const torch_snapshot::OpInfoEntry* last_op_ = nullptr;
+  std::string last_device_, last_class_, last_method_;
+  Lines* last_ = nullptr;
 };
 
 }  // namespace testmap::python
