@@ -61,32 +61,23 @@ bool InList(std::string_view list, std::string_view item) {
   return false;
 }
 
-// DecorateInfo.is_active for the record's generic test and device, and
-// the DTYPES column it still depends on (empty: any dtype).
-bool AppliesBut(std::string_view line, const TestRecord& r, std::string_view* dtypes) {
-  *dtypes = {};
-  if (!StartsWith(line, "decorate\t")) return true;  // input functions apply to every test
+// DecorateInfo.is_active for the record's generic test, device and dtype.
+bool Applies(const EntryLine& l, const TestRecord& r) {
+  if (!l.decorate) return true;  // input functions apply to every test
   auto any_or = [](std::string_view v, std::string_view want) {
     return v == "*" || InList(v, want);
   };
-  if (!(Column(line, 5) == "T" && any_or(Column(line, 1), r.generic_class) &&
-        any_or(Column(line, 2), r.generic_method) && any_or(Column(line, 3), r.params.device)))
-    return false;
-  if (std::string_view d = Column(line, 4); d != "*") *dtypes = d;
-  return true;
-}
-
-// ...and for its dtype: a DTYPES column applies to a test of one dtype.
-bool AppliesToDtype(std::string_view dtypes, const TestRecord& r) {
-  return dtypes.empty() || (r.params.dtypes.size() == 1 && InList(dtypes, r.params.dtypes.front()));
+  return l.active && any_or(l.cls, r.generic_class) && any_or(l.method, r.generic_method) &&
+         any_or(l.device, r.params.device) &&
+         (l.dtypes == "*" ||
+          (r.params.dtypes.size() == 1 && InList(l.dtypes, r.params.dtypes.front())));
 }
 
 std::string EntryHash(const torch_snapshot::TorchSnapshot& snap, const std::string& entry,
                       const TestRecord& r) {
   std::string text;
-  std::string_view dtypes;
   for (std::string_view line : snap.EntryLines(entry))
-    if (AppliesBut(line, r, &dtypes) && AppliesToDtype(dtypes, r)) (text += line) += '\n';
+    if (Applies(EntryLine(line), r)) (text += line) += '\n';
   return core::ShortHexDigest(text);
 }
 
@@ -189,54 +180,38 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
                                 snap.OpDtypes(op, r.params.device, true));
 }
 
-OpEntryIdentities::Lines& OpEntryIdentities::Find(const torch_snapshot::TorchSnapshot& snap,
-                                                  const torch_snapshot::OpInfoEntry& op,
-                                                  const TestRecord& r) {
-  if (last_ && last_op_ == &op && last_device_ == r.params.device &&
-      last_class_ == r.generic_class && last_method_ == r.generic_method)
-    return *last_;
-  // Keyed by the op's address: one snapshot per scan.
-  std::string key(reinterpret_cast<const char*>(&op), sizeof &op);
-  (((((key += r.params.device) += '\0') += r.generic_class) += '\0') += r.generic_method);
-  auto [it, fresh] = lines_.try_emplace(std::move(key));
-  Lines& lines = it->second;
-  if (fresh) {
-    std::string_view dtypes;
-    for (std::string_view line : snap.EntryLines(op.entry))
-      if (AppliesBut(line, r, &dtypes)) {
-        lines.lines.push_back(line);
-        lines.dtypes.push_back(dtypes);
-        lines.any_dtype_column |= !dtypes.empty();
-      }
-    lines.dtypes_hash = DtypesHash(snap.OpDtypes(op, r.params.device, false),
-                                   snap.OpDtypes(op, r.params.device, true));
-  }
-  last_op_ = &op;
-  last_device_ = r.params.device;
-  last_class_ = r.generic_class;
-  last_method_ = r.generic_method;
-  return *(last_ = &lines);
+EntryLine::EntryLine(std::string_view line) : text(line), decorate(StartsWith(line, "decorate\t")) {
+  if (!decorate) return;
+  cls = Column(line, 1);
+  method = Column(line, 2);
+  device = Column(line, 3);
+  dtypes = Column(line, 4);
+  active = Column(line, 5) == "T";
+}
+
+const std::vector<EntryLine>& OpEntryIdentities::Lines(const torch_snapshot::TorchSnapshot& snap,
+                                                       const torch_snapshot::OpInfoEntry& op) {
+  auto [it, fresh] = lines_.try_emplace(&op);
+  if (fresh)
+    for (std::string_view line : snap.EntryLines(op.entry)) it->second.emplace_back(line);
+  return it->second;
 }
 
 void OpEntryIdentities::Describe(const torch_snapshot::TorchSnapshot& snap,
                                  const torch_snapshot::OpInfoEntry& op, TestRecord& r) {
-  Lines& lines = Find(snap, op, r);
-  r.content.dtypes = lines.dtypes_hash;
-  // Which lines apply: all of them (empty) unless some name dtypes.
-  std::string applies;
-  if (lines.any_dtype_column) {
-    applies.assign(lines.lines.size(), '0');
-    for (size_t i = 0; i < lines.lines.size(); ++i)
-      if (AppliesToDtype(lines.dtypes[i], r)) applies[i] = '1';
-  }
-  auto [h, fresh] = lines.hashes.try_emplace(std::move(applies));
-  if (fresh) {
-    std::string text;
-    for (size_t i = 0; i < lines.lines.size(); ++i)
-      if (h->first.empty() || h->first[i] == '1') (text += lines.lines[i]) += '\n';
-    h->second = core::ShortHexDigest(text);
-  }
-  r.content.entry = h->second;
+  text_.clear();
+  for (const EntryLine& l : Lines(snap, op))
+    if (Applies(l, r)) (text_ += l.text) += '\n';
+  r.content.entry = core::ShortHexDigest(text_);
+
+  // Keyed by the op's address: one snapshot per scan.
+  std::string key(reinterpret_cast<const char*>(&op), sizeof &op);
+  key += r.params.device;
+  auto [d, fresh] = dtypes_.try_emplace(std::move(key));
+  if (fresh)
+    d->second = DtypesHash(snap.OpDtypes(op, r.params.device, false),
+                           snap.OpDtypes(op, r.params.device, true));
+  r.content.dtypes = d->second;
 }
 
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,

@@ -72,32 +72,32 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,
                          const torch_snapshot::ModuleInfoEntry& module, TestRecord& r);
 
-// DescribeOpEntry remembered within one file's scan, with the same answers:
-// an @ops test gives a record per op x dtype, and the records of one
-// generic test, op and device share their dtypes and all entry lines but
-// those that name dtypes. Holds views into `snap`, which must outlive it.
+// An OpInfo/ModuleInfo entry line (TorchSnapshot::entry_lines) and, for a
+// DecorateInfo, its columns.
+struct EntryLine {
+  explicit EntryLine(std::string_view line);
+  std::string_view text;
+  bool decorate = false, active = false;
+  std::string_view cls, method, device, dtypes;
+};
+
+// DescribeOpEntry with what it reads remembered within one file's scan,
+// with the same answers: a file's @ops tests ask about the same ops again
+// and again (a record per generic test, op, device and dtype), so each
+// op's entry lines are split into columns once and its dtypes hashed once
+// per device. Holds views into `snap`, which must outlive it.
 class OpEntryIdentities {
  public:
   void Describe(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
                 TestRecord& r);
 
  private:
-  struct Lines {  // one op's entry lines that apply to a generic test and device
-    std::vector<std::string_view> lines;   // in entry order
-    std::vector<std::string_view> dtypes;  // each line's DTYPES column; empty if `*`
-    bool any_dtype_column = false;
-    std::unordered_map<std::string, std::string> hashes;  // which lines apply -> hash
-    std::string dtypes_hash;                              // content.dtypes
-  };
-  Lines& Find(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
-              const TestRecord& r);
+  const std::vector<EntryLine>& Lines(const torch_snapshot::TorchSnapshot& snap,
+                                      const torch_snapshot::OpInfoEntry& op);
 
-  std::unordered_map<std::string, Lines> lines_;  // op, device, generic class, method
-  // The last key asked for: a generic test's records come one op at a
-  // time, a record per dtype.
-  const torch_snapshot::OpInfoEntry* last_op_ = nullptr;
-  std::string last_device_, last_class_, last_method_;
-  Lines* last_ = nullptr;
+  std::unordered_map<const torch_snapshot::OpInfoEntry*, std::vector<EntryLine>> lines_;
+  std::unordered_map<std::string, std::string> dtypes_;  // op address, device -> hash
+  std::string text_;  // the applying lines, reused from record to record
 };
 
 }  // namespace testmap::python

@@ -63,7 +63,8 @@ class OpEntryIdentitiesTest : public ::testing::Test {
     }
   }
   // The snapshot has ops (ground truth from torch), and some of their
-  // DecorateInfos name dtypes: the memo's dtype level was exercised.
+  // DecorateInfos name dtypes: records that differ by dtype alone were
+  // asked about.
   void TearDown() override {
     EXPECT_GT(snap_->ops.size(), 500u);
     EXPECT_GT(records_, 10000u);
@@ -77,7 +78,7 @@ class OpEntryIdentitiesTest : public ::testing::Test {
 };
 
 // In a scan's order: a generic test's records one op at a time, a record
-// per dtype (the memo's last-key path).
+// per dtype.
 TEST_F(OpEntryIdentitiesTest, SameAnswersAsDescribeOpEntryInScanOrder) {
   OpEntryIdentities memo;  // one for all, as for a file over many ops
   for (const auto& op : snap_->ops)
@@ -86,8 +87,7 @@ TEST_F(OpEntryIdentitiesTest, SameAnswersAsDescribeOpEntryInScanOrder) {
         for (const auto& dtypes : dtypes_) Check(memo, op, cls, method, device, dtypes);
 }
 
-// Dtypes outermost: the memo meets each generic test again after all
-// others (its table path).
+// Dtypes outermost: the memo meets each op again after all others.
 TEST_F(OpEntryIdentitiesTest, SameAnswersAsDescribeOpEntryRevisited) {
   OpEntryIdentities memo;
   for (const auto& dtypes : dtypes_)
