@@ -515,17 +515,22 @@ class Collector {
     // unittest's getTestCaseNames: dir() sorted, `test` prefix, callable.
     std::string device;
     std::string generic_class = classes_[c].generic_class;
-    const std::set<std::string> names = Dir(c);
+    // Dir and Lookup in one walk: each name's member from the first class
+    // of the MRO that has it, names sorted.
+    std::map<std::string_view, const std::pair<const std::string, Member>*> names;
+    for (int k : Mro(c))
+      for (const auto& named : classes_[k].members)
+        if (StartsWith(named.first, "test")) names.try_emplace(named.first, &named);
     const std::vector<TSNode> class_decorators = ClassDecorators(c);
     ReserveTests(names.size());
-    for (const std::string& name : names) {
-      if (!StartsWith(name, "test")) continue;
-      const Member* m = Lookup(c, name);
-      if (!m || !m->callable) continue;
+    for (const auto& [_, named] : names) {
+      const std::string& name = named->first;
+      const Member* m = &named->second;
+      if (!m->callable) continue;
       TestRecord& r = scan_.tests.emplace_back();
       r.cls = bound;
       r.method = name;
-      r.nodeid = scan_.path + "::" + bound + "::" + name;
+      r.nodeid = Id(bound, name);
       r.params.device = classes_[c].device;
       if (m->kind == Member::Kind::kGenerated) {
         r.kind = m->record_kind;
@@ -541,9 +546,17 @@ class Collector {
         r.generic_class = generic_class.empty() ? bound : generic_class;
         r.generic_method = name;
       }
-      r.generic_id = scan_.path + "::" + r.generic_class + "::" + r.generic_method;
+      r.generic_id = Id(r.generic_class, r.generic_method);
       Describe(m->fn, m->defined_in, class_decorators, r);
     }
+  }
+
+  // `path::cls::name`, built in one allocation.
+  std::string Id(const std::string& cls, const std::string& name) const {
+    std::string id;
+    id.reserve(scan_.path.size() + cls.size() + name.size() + 4);
+    ((((id += scan_.path) += "::") += cls) += "::") += name;
+    return id;
   }
 
   // Room for `more` records at once, so that a class of thousands of tests
