@@ -61,8 +61,7 @@ struct RtClass {
   std::vector<TSNode> decorators;
 
   void Set(const std::string& n, Member m) {
-    if (!members.count(n)) order.push_back(n);
-    members[n] = std::move(m);
+    if (members.insert_or_assign(n, std::move(m)).second) order.push_back(n);
   }
   void Erase(const std::string& n) {
     members.erase(n);
@@ -450,7 +449,7 @@ class Collector {
         DeviceContext ctx{dev.type, dev.type == "privateuse1" ? dev.method_name : dev.type};
         Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in, m.closure);
         for (const auto& [l, p] : ex.problems) Warn(l, p);
-        for (const Instance& inst : ex.instances) {
+        for (Instance& inst : ex.instances) {
           std::string test_name = name + (inst.suffix.empty() ? "" : "_" + inst.suffix) + "_" +
                                   dev.method_name + DtypeSuffix(inst);
           if (Lookup(d, test_name)) {
@@ -459,7 +458,7 @@ class Collector {
           }
           Member gm = m;
           gm.kind = Member::Kind::kGenerated;
-          gm.instance = inst;
+          gm.instance = std::move(inst);  // ex is not read again
           gm.generic_class = classes_[g].name;
           gm.generic_method = name;
           gm.record_kind = "device_type";
