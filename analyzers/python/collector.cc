@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -60,8 +61,7 @@ struct RtClass {
   std::vector<TSNode> decorators;
 
   void Set(const std::string& n, Member m) {
-    if (!members.count(n)) order.push_back(n);
-    members[n] = std::move(m);
+    if (members.insert_or_assign(n, std::move(m)).second) order.push_back(n);
   }
   void Erase(const std::string& n) {
     members.erase(n);
@@ -277,7 +277,16 @@ class Collector {
   // ---- class model helpers ------------------------------------------------
 
   // C3 linearization over local classes (external bases carry no members).
-  std::vector<int> Mro(int c) const {
+  // C3 linearization. Remembered per class: a class's bases are fixed when
+  // it is defined, and every Lookup walks the MRO.
+  const std::vector<int>& Mro(int c) const {
+    if (mro_.size() <= static_cast<size_t>(c)) mro_.resize(c + 1);
+    std::optional<std::vector<int>>& memo = mro_[c];
+    if (!memo) memo = ComputeMro(c);
+    return *memo;
+  }
+
+  std::vector<int> ComputeMro(int c) const {
     std::vector<std::vector<int>> seqs;
     for (int b : classes_[c].bases) seqs.push_back(Mro(b));
     seqs.push_back(classes_[c].bases);
@@ -440,7 +449,7 @@ class Collector {
         DeviceContext ctx{dev.type, dev.type == "privateuse1" ? dev.method_name : dev.type};
         Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in, m.closure);
         for (const auto& [l, p] : ex.problems) Warn(l, p);
-        for (const Instance& inst : ex.instances) {
+        for (Instance& inst : ex.instances) {
           std::string test_name = name + (inst.suffix.empty() ? "" : "_" + inst.suffix) + "_" +
                                   dev.method_name + DtypeSuffix(inst);
           if (Lookup(d, test_name)) {
@@ -449,7 +458,7 @@ class Collector {
           }
           Member gm = m;
           gm.kind = Member::Kind::kGenerated;
-          gm.instance = inst;
+          gm.instance = std::move(inst);  // ex is not read again
           gm.generic_class = classes_[g].name;
           gm.generic_method = name;
           gm.record_kind = "device_type";
@@ -505,14 +514,22 @@ class Collector {
     // unittest's getTestCaseNames: dir() sorted, `test` prefix, callable.
     std::string device;
     std::string generic_class = classes_[c].generic_class;
-    for (const std::string& name : Dir(c)) {
-      if (!StartsWith(name, "test")) continue;
-      const Member* m = Lookup(c, name);
-      if (!m || !m->callable) continue;
-      TestRecord r;
+    // Dir and Lookup in one walk: each name's member from the first class
+    // of the MRO that has it, names sorted.
+    std::map<std::string_view, const std::pair<const std::string, Member>*> names;
+    for (int k : Mro(c))
+      for (const auto& named : classes_[k].members)
+        if (StartsWith(named.first, "test")) names.try_emplace(named.first, &named);
+    const std::vector<TSNode> class_decorators = ClassDecorators(c);
+    ReserveTests(names.size());
+    for (const auto& [_, named] : names) {
+      const std::string& name = named->first;
+      const Member* m = &named->second;
+      if (!m->callable) continue;
+      TestRecord& r = scan_.tests.emplace_back();
       r.cls = bound;
       r.method = name;
-      r.nodeid = scan_.path + "::" + bound + "::" + name;
+      r.nodeid = Id(bound, name);
       r.params.device = classes_[c].device;
       if (m->kind == Member::Kind::kGenerated) {
         r.kind = m->record_kind;
@@ -528,10 +545,24 @@ class Collector {
         r.generic_class = generic_class.empty() ? bound : generic_class;
         r.generic_method = name;
       }
-      r.generic_id = scan_.path + "::" + r.generic_class + "::" + r.generic_method;
-      Describe(m->fn, m->defined_in, ClassDecorators(c), r);
-      scan_.tests.push_back(std::move(r));
+      r.generic_id = Id(r.generic_class, r.generic_method);
+      Describe(m->fn, m->defined_in, class_decorators, r);
     }
+  }
+
+  // `path::cls::name`, built in one allocation.
+  std::string Id(const std::string& cls, const std::string& name) const {
+    std::string id;
+    id.reserve(scan_.path.size() + cls.size() + name.size() + 4);
+    ((((id += scan_.path) += "::") += cls) += "::") += name;
+    return id;
+  }
+
+  // Room for `more` records at once, so that a class of thousands of tests
+  // does not move the records collected so far at each doubling.
+  void ReserveTests(size_t more) {
+    std::vector<TestRecord>& t = scan_.tests;
+    if (t.size() + more > t.capacity()) t.reserve(std::max(t.size() + more, 2 * t.capacity()));
   }
 
   void CollectPytestClass(const std::string& bound, int c) {
@@ -559,8 +590,9 @@ class Collector {
     for (const auto& [l, p] : ex.problems) Warn(l, p);
     if (!ex.problems.empty()) return;
     std::string prefix = scan_.path + "::" + (cls.empty() ? "" : cls + "::");
+    ReserveTests(ex.cases.size());
     for (const PytestCase& pc : ex.cases) {
-      TestRecord r;
+      TestRecord& r = scan_.tests.emplace_back();
       r.kind = "pytest";
       r.cls = cls;
       r.generic_class = cls;
@@ -573,7 +605,6 @@ class Collector {
       FillParams(as_instance, r);
       for (const auto& mark : pc.marks) r.skips.push_back(mark);
       Describe(&fn, member ? member->defined_in : nullptr, class_decorators, r);
-      scan_.tests.push_back(std::move(r));
     }
   }
 
@@ -616,7 +647,7 @@ class Collector {
     }
     // The OpInfo/ModuleInfo part of the test's content identity; needs the
     // generic test, device and dtype set above.
-    if (op >= 0) DescribeOpEntry(*snap, snap->ops[op], r);
+    if (op >= 0) op_identities_.Describe(*snap, snap->ops[op], r);
     if (module >= 0) DescribeModuleEntry(*snap, snap->modules[module], r);
   }
 
@@ -674,11 +705,15 @@ class Collector {
   const CollectOptions& options_;
   FileScan& scan_;
   std::vector<RtClass> classes_;
+  // Mro's answers by class index; a deque, so that a reference Mro gave
+  // stays valid while later classes are added.
+  mutable std::deque<std::optional<std::vector<int>>> mro_;
   std::map<std::string, Binding> ns_;
   std::vector<std::string> ns_order_;
   std::map<const void*, std::string> decorator_texts_;
   SetattrRunner setattr_;
   SourceIdentities identities_;
+  OpEntryIdentities op_identities_;
 };
 
 }  // namespace

@@ -62,23 +62,22 @@ bool InList(std::string_view list, std::string_view item) {
 }
 
 // DecorateInfo.is_active for the record's generic test, device and dtype.
-bool Applies(std::string_view line, const TestRecord& r) {
-  if (!StartsWith(line, "decorate\t")) return true;  // input functions apply to every test
+bool Applies(const EntryLine& l, const TestRecord& r) {
+  if (!l.decorate) return true;  // input functions apply to every test
   auto any_or = [](std::string_view v, std::string_view want) {
     return v == "*" || InList(v, want);
   };
-  std::string_view dtypes = Column(line, 4);
-  return Column(line, 5) == "T" && any_or(Column(line, 1), r.generic_class) &&
-         any_or(Column(line, 2), r.generic_method) && any_or(Column(line, 3), r.params.device) &&
-         (dtypes == "*" ||
-          (r.params.dtypes.size() == 1 && InList(dtypes, r.params.dtypes.front())));
+  return l.active && any_or(l.cls, r.generic_class) && any_or(l.method, r.generic_method) &&
+         any_or(l.device, r.params.device) &&
+         (l.dtypes == "*" ||
+          (r.params.dtypes.size() == 1 && InList(l.dtypes, r.params.dtypes.front())));
 }
 
 std::string EntryHash(const torch_snapshot::TorchSnapshot& snap, const std::string& entry,
                       const TestRecord& r) {
   std::string text;
   for (std::string_view line : snap.EntryLines(entry))
-    if (Applies(line, r)) (text += line) += '\n';
+    if (Applies(EntryLine(line), r)) (text += line) += '\n';
   return core::ShortHexDigest(text);
 }
 
@@ -179,6 +178,40 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
   r.content.entry = EntryHash(snap, op.entry, r);
   r.content.dtypes = DtypesHash(snap.OpDtypes(op, r.params.device, false),
                                 snap.OpDtypes(op, r.params.device, true));
+}
+
+EntryLine::EntryLine(std::string_view line) : text(line), decorate(StartsWith(line, "decorate\t")) {
+  if (!decorate) return;
+  cls = Column(line, 1);
+  method = Column(line, 2);
+  device = Column(line, 3);
+  dtypes = Column(line, 4);
+  active = Column(line, 5) == "T";
+}
+
+const std::vector<EntryLine>& OpEntryIdentities::Lines(const torch_snapshot::TorchSnapshot& snap,
+                                                       const torch_snapshot::OpInfoEntry& op) {
+  auto [it, fresh] = lines_.try_emplace(&op);
+  if (fresh)
+    for (std::string_view line : snap.EntryLines(op.entry)) it->second.emplace_back(line);
+  return it->second;
+}
+
+void OpEntryIdentities::Describe(const torch_snapshot::TorchSnapshot& snap,
+                                 const torch_snapshot::OpInfoEntry& op, TestRecord& r) {
+  text_.clear();
+  for (const EntryLine& l : Lines(snap, op))
+    if (Applies(l, r)) (text_ += l.text) += '\n';
+  r.content.entry = core::ShortHexDigest(text_);
+
+  // Keyed by the op's address: one snapshot per scan.
+  std::string key(reinterpret_cast<const char*>(&op), sizeof &op);
+  key += r.params.device;
+  auto [d, fresh] = dtypes_.try_emplace(std::move(key));
+  if (fresh)
+    d->second = DtypesHash(snap.OpDtypes(op, r.params.device, false),
+                           snap.OpDtypes(op, r.params.device, true));
+  r.content.dtypes = d->second;
 }
 
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,

@@ -23,6 +23,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "analyzers/python/module_model.h"
 #include "analyzers/python/python_parser.h"
@@ -69,5 +71,33 @@ void DescribeOpEntry(const torch_snapshot::TorchSnapshot& snap,
                      const torch_snapshot::OpInfoEntry& op, TestRecord& r);
 void DescribeModuleEntry(const torch_snapshot::TorchSnapshot& snap,
                          const torch_snapshot::ModuleInfoEntry& module, TestRecord& r);
+
+// An OpInfo/ModuleInfo entry line (TorchSnapshot::entry_lines) and, for a
+// DecorateInfo, its columns.
+struct EntryLine {
+  explicit EntryLine(std::string_view line);
+  std::string_view text;
+  bool decorate = false, active = false;
+  std::string_view cls, method, device, dtypes;
+};
+
+// DescribeOpEntry with what it reads remembered within one file's scan,
+// with the same answers: a file's @ops tests ask about the same ops again
+// and again (a record per generic test, op, device and dtype), so each
+// op's entry lines are split into columns once and its dtypes hashed once
+// per device. Holds views into `snap`, which must outlive it.
+class OpEntryIdentities {
+ public:
+  void Describe(const torch_snapshot::TorchSnapshot& snap, const torch_snapshot::OpInfoEntry& op,
+                TestRecord& r);
+
+ private:
+  const std::vector<EntryLine>& Lines(const torch_snapshot::TorchSnapshot& snap,
+                                      const torch_snapshot::OpInfoEntry& op);
+
+  std::unordered_map<const torch_snapshot::OpInfoEntry*, std::vector<EntryLine>> lines_;
+  std::unordered_map<std::string, std::string> dtypes_;  // op address, device -> hash
+  std::string text_;  // the applying lines, reused from record to record
+};
 
 }  // namespace testmap::python

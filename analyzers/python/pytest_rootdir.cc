@@ -305,8 +305,8 @@ PytestSetup DeterminePytestSetup(const PytestInvocation& inv) {
   return setup;
 }
 
-std::string NodeIdPath(const std::string& file, const PytestSetup& setup) {
-  fs::path p = Absolute(file, fs::current_path());
+std::string NodeIdPath(const std::string& file, const PytestSetup& setup, const std::string& cwd) {
+  fs::path p = Absolute(file, cwd.empty() ? fs::current_path() : fs::path(cwd));
   fs::path root(setup.rootdir);
   if (Contains(root, p)) return p.lexically_relative(root).generic_string();
   // _check_initialpaths_for_relpath: relative to the argument holding it

@@ -60,7 +60,10 @@ struct PytestSetup {
 // them either (it then fails; the scan says so on its own).
 PytestSetup DeterminePytestSetup(const PytestInvocation& invocation);
 
-// The path part of a file's node id (`test/test_ops.py`).
-std::string NodeIdPath(const std::string& file, const PytestSetup& setup);
+// The path part of a file's node id (`test/test_ops.py`). A relative
+// `file` is relative to `cwd`; empty: the current directory, asked each
+// call (a tree scan asks once and passes it: getcwd costs a syscall).
+std::string NodeIdPath(const std::string& file, const PytestSetup& setup,
+                       const std::string& cwd = "");
 
 }  // namespace testmap::python

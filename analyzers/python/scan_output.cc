@@ -1,42 +1,64 @@
 #include "analyzers/python/scan_output.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace testmap::python {
 namespace {
 
+// Whether any of the 8 bytes of `w` needs escaping in a JSON string: below
+// 0x20, '"' or '\\'. Exact, by the has-zero-byte and has-less-than tests
+// of https://graphics.stanford.edu/~seander/bithacks.html (a byte's high
+// bit is the same in w and in w ^ '"' or w ^ '\\').
+bool NeedsEscape(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
+  return (((w - kOnes * 0x20) | (quote - kOnes) | (backslash - kOnes)) & ~w & kHigh) != 0;
+}
+
+void Escape(unsigned char c, std::string& out) {
+  switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default: {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    }
+  }
+}
+
 void Quote(std::string_view s, std::string& out) {
   out += '"';
-  // Most strings need no escaping: copy clean spans in one go.
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.substr(start, i - start));
-    start = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        }
+  // Most strings need no escaping: skip clean 8-byte words, copy clean
+  // spans in one go.
+  size_t start = 0, i = 0;
+  while (i < s.size()) {
+    if (uint64_t w; i + 8 <= s.size() && (std::memcpy(&w, s.data() + i, 8), !NeedsEscape(w))) {
+      i += 8;
+      continue;
+    }
+    for (size_t end = std::min(s.size(), i + 8); i < end; ++i) {
+      unsigned char c = s[i];
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      out.append(s.substr(start, i - start));
+      start = i + 1;
+      Escape(c, out);
     }
   }
   out.append(s.substr(start));

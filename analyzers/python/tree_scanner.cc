@@ -285,10 +285,12 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   int jobs = options.jobs > 0 ? options.jobs
                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   jobs = static_cast<int>(std::min<size_t>(jobs, std::max<size_t>(files.size(), 1)));
+  std::error_code cwd_error;
+  const std::string cwd = fs::current_path(cwd_error).string();  // empty: NodeIdPath asks
   auto worker = [&](bool report) {
     auto parser = NewPythonParser();
     for (size_t i; (i = next.fetch_add(1)) < files.size();) {
-      std::string rel = NodeIdPath(files[i], setup);
+      std::string rel = NodeIdPath(files[i], setup, cwd);
       std::string bytes;
       uint64_t size = 0;
       ReadResult read = ReadFile(files[i], options.max_file_bytes, &bytes, &size);

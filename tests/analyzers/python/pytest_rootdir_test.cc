@@ -64,6 +64,25 @@ TEST(PytestRootdir, NoConfigFile) {
   ExpectSameIds(root + "/pkg/sub", {"../test_x.py"});
 }
 
+// A tree scan passes the working directory once: relative names resolve
+// against it as against the current directory (the ids of NoConfigFile,
+// which pytest printed), absolute names do not depend on it.
+TEST(PytestRootdir, NodeIdPathRelativeToTheGivenCwd) {
+  TempDir d;
+  d.Write("pkg/test_x.py", kTests);
+  d.Write("pkg/sub/test_y.py", kTests);
+  std::string root = d.path().string();
+  PytestInvocation inv;
+  inv.args = {"pkg"};
+  inv.cwd = root;
+  PytestSetup setup = DeterminePytestSetup(inv);
+  EXPECT_EQ(NodeIdPath("pkg/sub/test_y.py", setup, root), "pkg/sub/test_y.py");
+  EXPECT_EQ(NodeIdPath("../test_x.py", setup, root + "/pkg/sub"), "pkg/test_x.py");
+  EXPECT_EQ(NodeIdPath("test_x.py", setup, root + "/pkg"), "pkg/test_x.py");
+  EXPECT_EQ(NodeIdPath(root + "/pkg/test_x.py", setup, "/"), "pkg/test_x.py");
+  EXPECT_EQ(NodeIdPath(root + "/pkg/test_x.py", setup), "pkg/test_x.py");
+}
+
 TEST(PytestRootdir, PytestIniAtTheParentAsInPyTorch) {
   TempDir d, elsewhere;
   d.Write("pytest.ini", "[pytest]\naddopts = -p no:cacheprovider\ntestpaths =\n    test\n");
