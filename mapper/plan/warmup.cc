@@ -24,7 +24,9 @@ Warmup MoveWarmupToOverhead(timings::TimingInput& input) {
   std::vector<char> first(records.size(), 0);
   std::unordered_map<std::string_view, std::vector<double>> elsewhere;
   for (const timings::ProcessWall& w : input.walls) {
-    if (w.end_record - w.first_record < 2 || !IsTest(records[w.first_record])) continue;
+    // Only ranges a reader made: at least two records, inside `records`.
+    if (w.end_record > records.size() || w.first_record + 2 > w.end_record) continue;
+    if (!IsTest(records[w.first_record])) continue;
     first[w.first_record] = 1;
     elsewhere[records[w.first_record].id];
   }

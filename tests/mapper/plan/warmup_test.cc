@@ -72,6 +72,15 @@ TEST(Warmup, NothingMovesWithoutEvidence) {
   // warming up.
   AddProcess(input, {"g::t0", "g::t1", "g::t2", "g::t3"}, {2, 0.01, 0.01, 0.01}, 1);
   AddProcess(input, {"h::t0", "g::t0"}, {0.1, 1.9}, 1);
+  // Ranges no reader makes: past the records, and reversed.
+  timings::ProcessWall past;
+  past.first_record = input.records.size();
+  past.end_record = input.records.size() + 5;
+  timings::ProcessWall reversed;
+  reversed.first_record = 3;
+  reversed.end_record = 1;
+  input.walls.push_back(past);
+  input.walls.push_back(reversed);
   const timings::TimingInput before = input;
   Warmup w = MoveWarmupToOverhead(input);
   EXPECT_EQ(w.processes, 0);
