@@ -107,45 +107,44 @@ std::string TimingRecordJson(const timings::TimingRecord& r) {
 
 // A test only traced, never scanned: what its node id alone says.
 std::string MinimalTestRecord(const std::string& nodeid) {
+  const std::string_view id = nodeid;
+  const size_t sep = id.find("::");
+  const std::string_view file = id.substr(0, sep);
+  std::string_view cls, method;
+  if (sep != std::string_view::npos) {
+    const std::string_view rest = id.substr(sep + 2);
+    const size_t last = rest.rfind("::");
+    cls = last == std::string_view::npos ? "" : rest.substr(0, last);
+    method = last == std::string_view::npos ? rest : rest.substr(last + 2);
+  }
   // A fresh ingest of traces makes one per test: where no character needs
-  // escaping (any node id but one with a quote or a backslash), the bytes
-  // nlohmann's dump gives below are written directly, keys in its order.
+  // escaping (any node id but one with a quote, a backslash or a control
+  // character), the bytes nlohmann's dump gives are written directly, keys
+  // in its order.
   const bool plain = std::none_of(nodeid.begin(), nodeid.end(), [](char c) {
     return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
   });
-  if (plain) {
-    const size_t sep = nodeid.find("::");
-    const std::string_view id = nodeid, file = id.substr(0, sep);
-    std::string out;
-    out.reserve(2 * nodeid.size() + 64);
-    auto field = [&](std::string_view key, std::string_view value) {
-      out.append(out.empty() ? "{\"" : ",\"").append(key).append("\":\"").append(value);
-      out.push_back('"');
-    };
-    if (sep != std::string::npos) {
-      const std::string_view rest = id.substr(sep + 2);
-      const size_t last = rest.rfind("::");
-      field("class", last == std::string::npos ? "" : rest.substr(0, last));
-      field("file", file);
-      field("method", last == std::string::npos ? rest : rest.substr(last + 2));
-    } else {
-      field("file", file);
+  if (!plain) {
+    nlohmann::json rec = {{"nodeid", nodeid}, {"origin", "trace"}, {"file", std::string(file)}};
+    if (sep != std::string_view::npos) {
+      rec["class"] = std::string(cls);
+      rec["method"] = std::string(method);
     }
-    field("nodeid", id);
-    field("origin", "trace");
-    out.push_back('}');
-    return out;
+    return rec.dump();
   }
-  nlohmann::json rec = {{"nodeid", nodeid}, {"origin", "trace"}};
-  size_t sep = nodeid.find("::");
-  rec["file"] = nodeid.substr(0, sep);
-  if (sep != std::string::npos) {
-    std::string rest = nodeid.substr(sep + 2);
-    size_t last = rest.rfind("::");
-    rec["class"] = last == std::string::npos ? "" : rest.substr(0, last);
-    rec["method"] = last == std::string::npos ? rest : rest.substr(last + 2);
-  }
-  return rec.dump();
+  std::string out;
+  out.reserve(2 * nodeid.size() + 64);
+  auto field = [&](std::string_view key, std::string_view value) {
+    out.append(out.empty() ? "{\"" : ",\"").append(key).append("\":\"").append(value);
+    out.push_back('"');
+  };
+  if (sep != std::string_view::npos) field("class", cls);
+  field("file", file);
+  if (sep != std::string_view::npos) field("method", method);
+  field("nodeid", id);
+  field("origin", "trace");
+  out.push_back('}');
+  return out;
 }
 
 // Whether the index or this ingest's scans hold a scanned test of `file`.

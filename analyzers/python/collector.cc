@@ -512,7 +512,6 @@ class Collector {
 
   void CollectUnittest(const std::string& bound, int c) {
     // unittest's getTestCaseNames: dir() sorted, `test` prefix, callable.
-    std::string device;
     std::string generic_class = classes_[c].generic_class;
     // Dir and Lookup in one walk: each name's member from the first class
     // of the MRO that has it, names sorted.

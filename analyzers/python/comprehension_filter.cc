@@ -23,7 +23,7 @@ struct Evaluator::Compiled {
   enum class Kind { kConst, kVar, kAttr, kCompare, kAnd, kOr, kNot, kCall } kind = Kind::kConst;
   bool exact = false;
   bool evaluated = false;  // kConst in exact mode: `constant` holds Eval(node)
-  bool builtin = false;    // kCall: try CallBuiltin/CallTorchHelper with `text` first
+  bool builtin = false;    // kCall: ApplyCall's by_name
   Value constant;
   TSNode node{};    // the expression; for kCall, the call
   TSNode callee{};  // kCall: the function expression (reads no local)
@@ -193,15 +193,7 @@ Value Evaluator::Run(Compiled& c, const Value& item) {
           args.positional[i] = Run(k, item);
       }
       c.args_set = true;
-      Value out;
-      if (c.builtin &&
-          (CallBuiltin(c.text, args, c.node, &out) || CallTorchHelper(c.text, args, c.node, &out)))
-        return out;
-      Value fn = Eval(c.callee, InterpreterScope(c));
-      if (fn.kind != Value::Kind::kCallable && fn.kind != Value::Kind::kBuiltin)
-        return Value::Unknown(Text(c.node));
-      Value r = Call(fn, args.positional);
-      return r.known() ? r : Value::Unknown(Text(c.node));
+      return ApplyCall(c.node, c.callee, c.text, c.builtin, args, InterpreterScope(c));
     }
   }
   return Value::Unknown("");

@@ -53,9 +53,13 @@ std::string Unescape(std::string_view body, bool raw) {
 
 }  // namespace
 
-std::string LastComponent(const std::string& dotted) {
+std::string_view LastComponentView(std::string_view dotted) {
   size_t dot = dotted.rfind('.');
-  return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+std::string LastComponent(const std::string& dotted) {
+  return std::string(LastComponentView(dotted));
 }
 
 bool FromTorchTesting(const std::string& qualified) {
@@ -577,18 +581,22 @@ Value Evaluator::EvalCall(TSNode n, const Locals* locals) {
   TSNode callee = Field(n, "function");
   std::string q = QualifiedName(callee);
   bool local_callee = Is(callee, "identifier") && locals && locals->count(Text(callee));
-  Args args = EvalArgs(n, locals);
+  return ApplyCall(n, callee, q, !local_callee && !q.empty() && !model_.function_index.count(q),
+                   EvalArgs(n, locals), locals);
+}
+
+Value Evaluator::ApplyCall(TSNode call, TSNode callee, const std::string& q, bool by_name,
+                           const Args& args, const Locals* locals) {
   Value out;
-  if (!local_callee && !q.empty() && !model_.function_index.count(q) &&
-      (CallBuiltin(q, args, n, &out) || CallTorchHelper(q, args, n, &out)))
+  if (by_name && (CallBuiltin(q, args, call, &out) || CallTorchHelper(q, args, call, &out)))
     return out;
   Value fn = Eval(callee, locals);
   if (fn.kind == Value::Kind::kCallable || fn.kind == Value::Kind::kBuiltin) {
-    if (!args.keyword.empty()) return Value::Unknown(Text(n));
+    if (!args.keyword.empty()) return Value::Unknown(Text(call));
     Value r = Call(fn, args.positional);
-    return r.known() ? r : Value::Unknown(Text(n));
+    return r.known() ? r : Value::Unknown(Text(call));
   }
-  return Value::Unknown(Text(n));
+  return Value::Unknown(Text(call));
 }
 
 Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -25,6 +26,9 @@ using SnapshotSource = std::function<const torch_snapshot::TorchSnapshot*()>;
 
 // The last component of a dotted name: `torch.float32` -> `float32`.
 std::string LastComponent(const std::string& dotted);
+// The same as a view into `dotted`, for where a copy per call shows (filters
+// ask isinstance of every OpInfo).
+std::string_view LastComponentView(std::string_view dotted);
 
 // Names that torch's test machinery exports, recognized whatever module
 // path they were imported through (`torch.testing...`, or a bare name).
@@ -123,6 +127,12 @@ class Evaluator {
   Value EvalName(const std::string& name, TSNode node, const Locals* locals);
   Value EvalAttribute(TSNode node, const Locals* locals);
   Value EvalCall(TSNode node, const Locals* locals);
+  // A call with its arguments evaluated, applied as Python would: by name a
+  // builtin or torch helper (`by_name`: the name is neither a local nor a
+  // module function), else the callable `callee` evaluates to under
+  // `locals`. EvalCall and the compiled calls (comprehension_filter.cc).
+  Value ApplyCall(TSNode call, TSNode callee, const std::string& q, bool by_name, const Args& args,
+                  const Locals* locals);
   Value EvalString(TSNode node, const Locals* locals);
   Value EvalComprehension(TSNode node, const Locals* locals);
   Value EvalBinary(TSNode node, const Locals* locals);

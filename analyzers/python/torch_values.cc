@@ -159,11 +159,7 @@ bool Evaluator::IsInstance(const Value& object, const Value& classes, bool* know
   if (op.cls < 0 || op.cls >= static_cast<int>(s->op_classes.size())) return false;
   const auto& mro = s->op_classes[op.cls];
   *known = true;
-  // The class's last component, without a string per call (filters ask
-  // this of every OpInfo).
-  std::string_view last = classes.text;
-  if (size_t dot = last.rfind('.'); dot != std::string_view::npos) last.remove_prefix(dot + 1);
-  return std::find(mro.begin(), mro.end(), last) != mro.end();
+  return std::find(mro.begin(), mro.end(), LastComponentView(classes.text)) != mro.end();
 }
 
 bool Evaluator::TorchConstant(const std::string& q, Value* out) {
