@@ -1,7 +1,7 @@
 // How fast `testmap scan` is against what a user would otherwise run
 // (`pytest --collect-only -q`) and against its own floor (tree-sitter's
 // parse of the same files), in one run, on the example suite and on a large
-// tree made of copies of it.
+// tree made of copies of it (each with its own bytes).
 //
 //   build/bin/scan_perftest [--copies 250] [--rounds 3] [--no-pytest] [--suite DIR]
 //                           [--testmap BIN]
@@ -235,7 +235,11 @@ int main(int argc, char** argv) {
       fs::path dst = tree / ("part" + std::to_string(k / 50)) /
                      (e.path().stem().string() + "_" + std::to_string(k) + ".py");
       fs::create_directories(dst.parent_path());
-      fs::copy_file(e.path(), dst);
+      // Each copy's bytes are its own, as a real tree's files are: files
+      // with the same bytes share one scan cache entry, and a tree of exact
+      // copies would time the cache instead of the scan.
+      std::ofstream(dst, std::ios::binary)
+          << Slurp(e.path()) << "\n# copy " << k << " of " << name << "\n";
       // As old as a checked-out tree's files: ones written in the last
       // seconds are never served from the tree output cache (racy).
       fs::last_write_time(dst, fs::last_write_time(e.path()));
