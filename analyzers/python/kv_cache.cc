@@ -2,9 +2,7 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
-#include <rocksdb/write_batch.h>
 
-#include <algorithm>
 #include <filesystem>
 
 namespace testmap::python {
@@ -37,28 +35,18 @@ std::optional<std::string> KeyValueCache::Get(std::string_view key) {
   return value;
 }
 
-void KeyValueCache::Put(std::string key, std::string value) {
-  std::lock_guard<std::mutex> lock(mu_);
-  pending_.emplace_back(std::move(key), std::move(value));
+void KeyValueCache::Put(std::string_view key, std::string_view value) {
+  rocksdb::WriteOptions write;
+  write.disableWAL = true;
+  db_->Put(write, rocksdb::Slice(key.data(), key.size()),
+           rocksdb::Slice(value.data(), value.size()));
 }
 
 void KeyValueCache::Flush() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (pending_.empty()) return;
-  // Identical inputs share a key: write each once.
-  std::sort(pending_.begin(), pending_.end());
-  pending_.erase(std::unique(pending_.begin(), pending_.end(),
-                             [](const auto& a, const auto& b) { return a.first == b.first; }),
-                 pending_.end());
-  rocksdb::WriteBatch batch;
-  for (const auto& [k, v] : pending_) batch.Put(k, v);
-  // No write-ahead log: a lost cache entry only costs a re-read, and
-  // flushing to a table file now means the next open replays nothing
-  // (replaying the log was most of a warm scan's time).
-  rocksdb::WriteOptions write;
-  write.disableWAL = true;
-  if (db_->Write(write, &batch).ok()) db_->Flush(rocksdb::FlushOptions());
-  pending_.clear();
+  // Flushing to a table file now means the next open replays nothing
+  // (replaying a log was most of a warm scan's time); with nothing put
+  // since the last flush this writes nothing.
+  db_->Flush(rocksdb::FlushOptions());
 }
 
 }  // namespace testmap::python

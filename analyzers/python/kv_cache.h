@@ -7,11 +7,9 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace rocksdb {
 class DB;
@@ -27,16 +25,17 @@ class KeyValueCache {
   ~KeyValueCache();
 
   std::optional<std::string> Get(std::string_view key);
-  // Queued (from any thread); Flush() writes everything queued in one
-  // batch, each key once.
-  void Put(std::string key, std::string value);
+  // Writes an entry from any thread, into memory only (no write-ahead log:
+  // a lost entry only costs a re-read); Flush() makes what was put durable.
+  // The copy into the store happens on the putting thread, so a scan's
+  // workers share it.
+  void Put(std::string_view key, std::string_view value);
+  // Writes what was put to a table file; safe beside Get and Put.
   void Flush();
 
  private:
   explicit KeyValueCache(rocksdb::DB* db);
   std::unique_ptr<rocksdb::DB> db_;
-  std::mutex mu_;
-  std::vector<std::pair<std::string, std::string>> pending_;
 };
 
 }  // namespace testmap::python

@@ -120,7 +120,12 @@ std::optional<FileScan> ScanCache::Get(const core::Hash128& content, const core:
 
 void ScanCache::Put(const core::Hash128& content, const core::Hash128& context,
                     const FileScan& scan) {
-  store_->Put(Key(content, context), EncodeFileScan(scan));
+  std::string key = Key(content, context);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!put_.insert(key).second) return;
+  }
+  store_->Put(key, EncodeFileScan(scan));
 }
 
 void ScanCache::Flush() { store_->Flush(); }

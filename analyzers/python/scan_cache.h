@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,13 +28,17 @@ class ScanCache {
   // A result for this content under this context, with paths set to `path`.
   std::optional<FileScan> Get(const core::Hash128& content, const core::Hash128& context,
                               const std::string& path);
-  // Queues a result; Flush() writes all queued results in one batch.
+  // Stores a result, from any thread; a result for a key already put by
+  // this ScanCache (files with the same bytes) is not encoded again.
   void Put(const core::Hash128& content, const core::Hash128& context, const FileScan& scan);
+  // Makes what was put durable (KeyValueCache::Flush); safe beside Put.
   void Flush();
 
  private:
   explicit ScanCache(std::unique_ptr<KeyValueCache> store) : store_(std::move(store)) {}
   std::unique_ptr<KeyValueCache> store_;
+  std::mutex mu_;
+  std::set<std::string> put_;  // keys put so far
 };
 
 // Binary encoding of a FileScan with paths left out (node ids keep only

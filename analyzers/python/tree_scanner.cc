@@ -325,7 +325,10 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker, false);
   worker(true);
   for (auto& t : threads) t.join();
-  if (cache) cache->Flush();
+  // The cache's table file is written beside the rendering (joined on
+  // return, whichever way).
+  std::jthread flusher;
+  if (cache) flusher = std::jthread([&cache] { cache->Flush(); });
   result.cache_hits = hits.load();
   for (const auto& f : result.files) result.tests += f.tests.size();
   set_snapshot_error();

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <vector>
+
 #include "tests/support/temp_dir.h"
 
 namespace testmap::python {
@@ -64,6 +67,56 @@ TEST(ScanCache, PersistsAcrossOpens) {
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->tests[0].nodeid, "u.py::TestXCPU::test_a_cpu_float32");
   EXPECT_FALSE(cache->Get(content, core::ContentHash("other"), "u.py"));
+}
+
+TEST(ScanCache, AnEntryServesTheSameScanThatPutIt) {
+  // Files with the same bytes in one scan: the second is read from what the
+  // first put, before any flush, and says it is the first's result.
+  testing::TempDir dir;
+  core::Hash128 content = core::ContentHash("x"), context = core::ContentHash("ctx");
+  std::string err;
+  auto cache = ScanCache::Open(dir.path().string(), &err);
+  ASSERT_TRUE(cache) << err;
+  EXPECT_FALSE(cache->Get(content, context, "a.py"));
+  cache->Put(content, context, Sample("a.py"));
+  auto hit = cache->Get(content, context, "b/a.py");
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->tests[0].nodeid, "b/a.py::TestXCPU::test_a_cpu_float32");
+  EXPECT_EQ(hit->diagnostics.at(0).message, "note");
+  // A second Put of the key keeps the first result (it is not re-encoded).
+  FileScan other = Sample("c.py");
+  other.tests[0].method = "changed";
+  cache->Put(content, context, other);
+  EXPECT_EQ(cache->Get(content, context, "a.py")->tests[0].method, "test_a_cpu_float32");
+}
+
+TEST(ScanCache, PutsFromManyThreadsAllLand) {
+  testing::TempDir dir;
+  core::Hash128 context = core::ContentHash("ctx");
+  std::string err;
+  {
+    auto cache = ScanCache::Open(dir.path().string(), &err);
+    ASSERT_TRUE(cache) << err;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 200; ++i) {
+          std::string name = std::to_string(t) + "_" + std::to_string(i);
+          cache->Put(core::ContentHash(name), context, Sample(name + ".py"));
+        }
+      });
+    for (auto& th : threads) th.join();
+    cache->Flush();
+  }
+  auto cache = ScanCache::Open(dir.path().string(), &err);
+  ASSERT_TRUE(cache) << err;
+  for (int t = 0; t < 4; ++t)
+    for (int i = 0; i < 200; ++i) {
+      std::string name = std::to_string(t) + "_" + std::to_string(i);
+      auto hit = cache->Get(core::ContentHash(name), context, "x.py");
+      ASSERT_TRUE(hit) << name;
+      EXPECT_EQ(hit->tests.size(), 1u);
+    }
 }
 
 }  // namespace
