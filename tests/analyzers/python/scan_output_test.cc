@@ -55,5 +55,48 @@ TEST(ScanOutputTest, EscapesAsBefore) {
             R"({"nodeid":"a\"b\\c\nd\re\tf\u0001g\u001fh")");
 }
 
+// A tree of `files` files of `per_file` tests each (some files empty).
+TreeScanResult ManyTests(size_t files, size_t per_file) {
+  TreeScanResult r;
+  for (size_t f = 0; f < files; ++f) {
+    FileScan s;
+    s.path = "d/test_" + std::to_string(f) + ".py";
+    for (size_t i = 0; f % 7 != 3 && i < per_file; ++i) {
+      TestRecord t;
+      t.nodeid = s.path + "::TestX::test_" + std::to_string(i);
+      t.line_start = static_cast<int>(i);
+      s.tests.push_back(t);
+    }
+    r.files.push_back(s);
+  }
+  return r;
+}
+
+TEST(ScanOutputTest, ALargeAnswerRenderedInRangesIsTheOneByOneRendering) {
+  // Small enough for one range, and large enough for several (ranges of
+  // 4,096 tests, as many as there are cores): the same bytes as rendering
+  // each test in order.
+  for (size_t files : {3, 40, 400}) {
+    TreeScanResult r = ManyTests(files, 97);
+    std::string jsonl, array;
+    size_t n = 0;
+    for (const auto& f : r.files)
+      for (const auto& t : f.tests) {
+        AppendTestJson(t, f.path, jsonl);
+        jsonl += '\n';
+        array += n++ ? ",\n" : "\n";
+        AppendTestJson(t, f.path, array);
+      }
+    EXPECT_EQ(RenderScan(r, ScanFormat::kJsonl), jsonl) << files;
+    std::string json = RenderScan(r, ScanFormat::kJson);
+    size_t at = json.find("\"tests\":[") + 9;
+    EXPECT_EQ(json.substr(at, array.size()), array) << files;
+    const std::string after = "],\n\"diagnostics\"";
+    EXPECT_EQ(json.substr(at + array.size(), after.size()), after) << files;
+    nlohmann::json parsed = nlohmann::json::parse(json);
+    EXPECT_EQ(parsed["tests"].size(), n) << files;
+  }
+}
+
 }  // namespace
 }  // namespace testmap::python
