@@ -369,7 +369,7 @@ class Collector {
       Expansion ex =
           ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in, generic.closure);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
-      for (const Instance& inst : ex.instances) {
+      for (Instance& inst : ex.instances) {
         std::string full = generic.fn->name + "_" + inst.suffix;
         if (Lookup(c, full)) {
           Note(ParsedModule::FirstLine(generic.fn->def), "redefinition of test " + full);
@@ -377,7 +377,7 @@ class Collector {
         }
         Member g = generic;
         g.kind = Member::Kind::kGenerated;
-        g.instance = inst;
+        g.instance = std::move(inst);  // ex is not read again
         g.generic_class = classes_[c].name;
         g.generic_method = generic.fn->name;
         g.record_kind = "parametrized";

@@ -116,7 +116,7 @@ class Expander {
       }
       if (ev_.snapshot_misses() != misses) return MissingMetadata(d);
       if (produced.empty() && !ex_.problems.empty()) return Finish({});
-      acc = have_parametrizer ? Compose(acc, produced, ex_, line) : produced;
+      acc = have_parametrizer ? Compose(acc, produced, ex_, line) : std::move(produced);
       have_parametrizer = true;
     }
     if (!have_parametrizer) acc = {Instance{}};
