@@ -156,40 +156,38 @@ void AppendTestJson(const TestRecord& t, const std::string& file, std::string& o
 constexpr size_t kJsonBytesPerTest = 900;
 
 // Appends line(test, file, first, out) for every test, in order (`first`:
-// the very first test). A large answer is rendered by every core, each
-// range of files into its own buffer, joined in order: rendered by one
-// thread, it was a serial tenth of a cold scan.
+// the very first test). A large answer is rendered by every core, each a
+// range of tests (one file's tests may span ranges: a real tree's largest
+// file can hold half of them) into its own buffer, joined in order:
+// rendered by one thread, it was a serial tenth of a cold scan.
 template <typename Line>
 void AppendEachTest(const std::vector<FileScan>& files, size_t tests, size_t bytes_per_test,
                     const Line& line, std::string& out) {
   constexpr size_t kTestsPerRange = 4096;
-  size_t ranges = std::clamp<size_t>(tests / kTestsPerRange, 1,
-                                     std::max(1u, std::thread::hardware_concurrency()));
-  // Range r starts at the first file whose tests begin at or after r/ranges
-  // of them: contiguous, in order, about as many tests each.
-  std::vector<size_t> begin_file(ranges + 1, files.size()), begin_test(ranges + 1, tests);
-  size_t seen = 0, r = 0;
-  for (size_t i = 0; i < files.size() && r < ranges; ++i) {
-    while (r < ranges && seen >= tests * r / ranges) {
-      begin_file[r] = i;
-      begin_test[r++] = seen;
+  const size_t ranges = std::clamp<size_t>(tests / kTestsPerRange, 1,
+                                           std::max(1u, std::thread::hardware_concurrency()));
+  // Renders tests [begin, end) of all files' tests in order.
+  auto render = [&](size_t begin, size_t end, std::string& buf) {
+    size_t index = 0;
+    for (const FileScan& f : files) {
+      size_t n = f.tests.size();
+      if (index + n > begin)
+        for (size_t i = begin > index ? begin - index : 0; i < n && index + i < end; ++i)
+          line(f.tests[i], f.path, index + i == 0, buf);
+      index += n;
+      if (index >= end) break;
     }
-    seen += files[i].tests.size();
-  }
-  auto render = [&](size_t range, std::string& buf) {
-    size_t index = begin_test[range];
-    for (size_t i = begin_file[range]; i < begin_file[range + 1]; ++i)
-      for (const auto& t : files[i].tests) line(t, files[i].path, index++ == 0, buf);
   };
+  auto bound = [&](size_t r) { return tests * r / ranges; };
   std::vector<std::string> rest(ranges);
   {
     std::vector<std::jthread> threads;
     for (size_t k = 1; k < ranges; ++k)
       threads.emplace_back([&, k] {
-        rest[k].reserve((begin_test[k + 1] - begin_test[k]) * bytes_per_test);
-        render(k, rest[k]);
+        rest[k].reserve((bound(k + 1) - bound(k)) * bytes_per_test);
+        render(bound(k), bound(k + 1), rest[k]);
       });
-    render(0, out);
+    render(0, bound(1), out);
   }
   for (size_t k = 1; k < ranges; ++k) out += rest[k];
 }

@@ -73,11 +73,12 @@ TreeScanResult ManyTests(size_t files, size_t per_file) {
 }
 
 TEST(ScanOutputTest, ALargeAnswerRenderedInRangesIsTheOneByOneRendering) {
-  // Small enough for one range, and large enough for several (ranges of
-  // 4,096 tests, as many as there are cores): the same bytes as rendering
-  // each test in order.
-  for (size_t files : {3, 40, 400}) {
-    TreeScanResult r = ManyTests(files, 97);
+  // Small enough for one range, large enough for several (ranges of 4,096
+  // tests, as many as there are cores), and one file holding most tests
+  // (its tests span ranges): the same bytes as rendering each test in order.
+  for (auto [files, per_file] :
+       {std::pair<size_t, size_t>{3, 97}, {40, 97}, {400, 97}, {3, 9001}}) {
+    TreeScanResult r = ManyTests(files, per_file);
     std::string jsonl, array;
     size_t n = 0;
     for (const auto& f : r.files)
