@@ -120,10 +120,12 @@ class Collector {
   // pytest's import of the file fails and it collects nothing from it.
   // Checked only when the snapshot is there (it lists what X has).
   bool ImportsResolve() {
-    const torch_snapshot::TorchSnapshot* s = ev_.snapshot_if_available();
-    if (!s) return true;
+    const torch_snapshot::TorchSnapshot* s = nullptr;
     for (const FromImport& imp : model_.from_imports) {
       if (imp.module.rfind("torch.testing._internal", 0) != 0) continue;
+      // Loaded for the first such import only: a file without one never
+      // waits for the snapshot.
+      if (!s && !(s = ev_.snapshot_if_available())) return true;
       if (s->ModuleHasName(imp.module, imp.name) != false) continue;
       scan_.skipped = true;
       scan_.diagnostics.push_back(
@@ -520,6 +522,7 @@ class Collector {
       for (const auto& named : classes_[k].members)
         if (StartsWith(named.first, "test")) names.try_emplace(named.first, &named);
     const std::vector<TSNode> class_decorators = ClassDecorators(c);
+    DescribeMemo described;
     ReserveTests(names.size());
     for (const auto& [_, named] : names) {
       const std::string& name = named->first;
@@ -545,7 +548,7 @@ class Collector {
         r.generic_method = name;
       }
       r.generic_id = Id(r.generic_class, r.generic_method);
-      Describe(m->fn, m->defined_in, class_decorators, r);
+      Describe(m->fn, m->defined_in, class_decorators, described, r);
     }
   }
 
@@ -590,6 +593,7 @@ class Collector {
     if (!ex.problems.empty()) return;
     std::string prefix = scan_.path + "::" + (cls.empty() ? "" : cls + "::");
     ReserveTests(ex.cases.size());
+    DescribeMemo described;
     for (const PytestCase& pc : ex.cases) {
       TestRecord& r = scan_.tests.emplace_back();
       r.kind = "pytest";
@@ -603,7 +607,7 @@ class Collector {
       as_instance.kwargs = pc.values;
       FillParams(as_instance, r);
       for (const auto& mark : pc.marks) r.skips.push_back(mark);
-      Describe(&fn, member ? member->defined_in : nullptr, class_decorators, r);
+      Describe(&fn, member ? member->defined_in : nullptr, class_decorators, described, r);
     }
   }
 
@@ -650,23 +654,58 @@ class Collector {
     if (module >= 0) DescribeModuleEntry(*snap, snap->modules[module], r);
   }
 
-  // Source location, decorators, skips and hash of the defining function.
+  // Source location, decorators, skips and hash of the defining function:
+  // what every test of one function under one class's decorators shares,
+  // worked out once (an @ops test makes thousands of records).
+  struct Described {
+    std::vector<std::string> skips, decorators;
+    bool has_fn = false;
+    int line_start = 0, line_end = 0;
+    std::string source_hash, body, decorators_hash, setup;
+  };
+  // Described per (function, defining class), under one class's decorators.
+  using DescribeMemo = std::map<std::pair<const FunctionDef*, const ClassDef*>, Described>;
+
   void Describe(const FunctionDef* fn, const ClassDef* owner,
-                const std::vector<TSNode>& class_decorators, TestRecord& r) {
-    for (TSNode d : class_decorators) {
-      std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
-      if (IsSkipDecorator(q)) r.skips.push_back(DecoratorText(d));
+                const std::vector<TSNode>& class_decorators, DescribeMemo& memo, TestRecord& r) {
+    auto [it, fresh] = memo.try_emplace({fn, owner});
+    Described& d = it->second;
+    if (fresh) d = DescribeOnce(fn, owner, class_decorators);
+    r.skips.insert(r.skips.end(), d.skips.begin(), d.skips.end());
+    if (!d.has_fn) return;
+    r.line_start = d.line_start;
+    r.line_end = d.line_end;
+    r.decorators.insert(r.decorators.end(), d.decorators.begin(), d.decorators.end());
+    r.source_hash = d.source_hash;
+    r.content.body = d.body;
+    r.content.decorators = d.decorators_hash;
+    r.content.setup = d.setup;
+  }
+
+  Described DescribeOnce(const FunctionDef* fn, const ClassDef* owner,
+                         const std::vector<TSNode>& class_decorators) {
+    Described d;
+    for (TSNode c : class_decorators) {
+      std::string q = ev_.QualifiedName(Is(c, "call") ? Field(c, "function") : c);
+      if (IsSkipDecorator(q)) d.skips.push_back(DecoratorText(c));
     }
-    if (!fn) return;
-    r.line_start = ParsedModule::FirstLine(fn->outer);
-    r.line_end = m_.LastLine(fn->outer);
-    for (TSNode d : fn->decorators) {
-      const std::string& text = DecoratorText(d);
-      r.decorators.push_back(text);
-      std::string q = ev_.QualifiedName(Is(d, "call") ? Field(d, "function") : d);
-      if (IsSkipDecorator(q)) r.skips.push_back(text);
+    if (!fn) return d;
+    d.has_fn = true;
+    d.line_start = ParsedModule::FirstLine(fn->outer);
+    d.line_end = m_.LastLine(fn->outer);
+    for (TSNode dec : fn->decorators) {
+      const std::string& text = DecoratorText(dec);
+      d.decorators.push_back(text);
+      std::string q = ev_.QualifiedName(Is(dec, "call") ? Field(dec, "function") : dec);
+      if (IsSkipDecorator(q)) d.skips.push_back(text);
     }
-    identities_.Describe(*fn, owner, r);
+    TestRecord parts;
+    identities_.Describe(*fn, owner, parts);
+    d.source_hash = std::move(parts.source_hash);
+    d.body = std::move(parts.content.body);
+    d.decorators_hash = std::move(parts.content.decorators);
+    d.setup = std::move(parts.content.setup);
+    return d;
   }
 
   // A decorator as records show it: whitespace collapsed and at most
