@@ -617,7 +617,7 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
     body = Field(fn.node, "body");
   } else {
     // A def whose body is `return <expr>` (after an optional docstring).
-    TSNode block = Field(fn.node, "body");
+    TSNode block = module_.FunctionBody(fn.node);
     TSNode ret{};
     for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
       TSNode s = ts_node_named_child(block, i);

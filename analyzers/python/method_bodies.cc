@@ -212,29 +212,39 @@ std::vector<MethodBody> FindMethodBodies(std::string_view s) {
   std::vector<MethodBody> out;
   size_t row_at = 0;  // rows counted incrementally: bodies come in order
   int row = 0;
+  // The body of the def whose header is lines[j] and whose block is lines
+  // (j, m), when it can be cut cleanly.
+  auto elide = [&](size_t j, size_t m, bool module_level) {
+    bool ok = m > j + 1 && IsDefHeader(s, lines[j]);
+    for (size_t q = j + 1; ok && q < m; ++q)
+      ok = lines[q].indent >= lines[j + 1].indent && lines[q].indent <= kMaxIndent &&
+           lines[q].max_depth <= kMaxBracketDepth;
+    if (!ok) return;
+    const LogicalLine& last = lines[m - 1];
+    MethodBody b{lines[j + 1].start, last.comment_end ? last.comment_end : last.last_end, 0,
+                 module_level};
+    row += static_cast<int>(std::count(s.begin() + row_at, s.begin() + b.end - 1, '\n'));
+    row_at = b.end - 1;
+    b.end_row = row;
+    out.push_back(b);
+  };
   for (size_t k = 0; k < lines.size();) {
-    if (lines[k].indent != 0 || !StartsWithWord(s, lines[k].start, "class")) {
+    if (lines[k].indent != 0) {
       ++k;
       continue;
     }
     size_t j = k + 1;
+    if (!StartsWithWord(s, lines[k].start, "class")) {
+      while (j < lines.size() && lines[j].indent > 0) ++j;
+      elide(k, j, true);  // a module-level def (any other statement is no def)
+      k = j;
+      continue;
+    }
     const int member_indent = j < lines.size() ? lines[j].indent : 0;
     while (j < lines.size() && lines[j].indent > 0) {
-      const LogicalLine& header = lines[j];
       size_t m = j + 1;  // the lines of this member's own block
-      while (m < lines.size() && lines[m].indent > header.indent) ++m;
-      bool elide = header.indent == member_indent && m > j + 1 && IsDefHeader(s, header);
-      for (size_t q = j + 1; elide && q < m; ++q)
-        elide = lines[q].indent >= lines[j + 1].indent && lines[q].indent <= kMaxIndent &&
-                lines[q].max_depth <= kMaxBracketDepth;
-      if (elide) {
-        const LogicalLine& last = lines[m - 1];
-        MethodBody b{lines[j + 1].start, last.comment_end ? last.comment_end : last.last_end, 0};
-        row += static_cast<int>(std::count(s.begin() + row_at, s.begin() + b.end - 1, '\n'));
-        row_at = b.end - 1;
-        b.end_row = row;
-        out.push_back(b);
-      }
+      while (m < lines.size() && lines[m].indent > lines[j].indent) ++m;
+      if (lines[j].indent == member_indent) elide(j, m, false);
       j = m;
     }
     k = j;

@@ -1,9 +1,12 @@
-// Where the bodies of a module's class methods are, found by a lexical
-// line pre-pass (strings, f-strings, comments, brackets, continuations and
-// indentation; no parse). The scan never looks inside a method's body: ids
-// come from decorators, class bodies and module-level code, and content
-// hashes from the body's bytes (source_hash.h). So these bodies need not
-// be parsed at all (python_parser.h, BodyParsing::kSkipMethodBodies).
+// Where the bodies of a module's functions and class methods are, found by
+// a lexical line pre-pass (strings, f-strings, comments, brackets,
+// continuations and indentation; no parse). Ids come from decorators, class
+// bodies and module-level code, and content hashes from a body's bytes
+// (source_hash.h): the scan never looks inside a method's body, and inside
+// a module-level function's body only when module code calls it
+// (ParsedModule::FunctionBody parses that one body then). So these bodies
+// need not be parsed up front (python_parser.h,
+// BodyParsing::kSkipMethodBodies).
 //
 // The pre-pass is conservative: it reports nothing for a file it cannot
 // follow with certainty (tabs or form feeds in indentation, unbalanced
@@ -19,13 +22,14 @@
 namespace testmap::python {
 
 struct MethodBody {
-  size_t begin = 0;  // first byte of the body's first statement
-  size_t end = 0;    // one past its last token, or a comment after it on its line
-  int end_row = 0;   // 0-based line of that token
+  size_t begin = 0;           // first byte of the body's first statement
+  size_t end = 0;             // one past its last token, or a comment after it on its line
+  int end_row = 0;            // 0-based line of that token
+  bool module_level = false;  // a module-level def's (else a method's)
 };
 
-// Bodies (on lines of their own) of the `def`s directly in the body of a
-// class defined at the top level, in source order.
+// Bodies (on lines of their own) of the `def`s at the top level and
+// directly in the body of a class defined at the top level, in source order.
 std::vector<MethodBody> FindMethodBodies(std::string_view source);
 
 }  // namespace testmap::python

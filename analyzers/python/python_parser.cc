@@ -85,9 +85,10 @@ ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mod
 }
 
 bool ParsedModule::PlaceholdersConfirmed() const {
-  // Each placeholder must be the whole body of a def of a top-level class
-  // that ends with it, so that the tree is the full parse's with those
-  // bodies cut off. Walked top-down, in source order like the placeholders.
+  // Each placeholder must be the whole body of a module-level def, or of a
+  // def of a top-level class, that ends with it, so that the tree is the
+  // full parse's with those bodies cut off. Walked top-down, in source
+  // order like the placeholders.
   size_t next = 0;
   auto children = [](TSNode parent, auto&& visit) {
     TSTreeCursor c = ts_tree_cursor_new(parent);
@@ -99,20 +100,51 @@ bool ParsedModule::PlaceholdersConfirmed() const {
   auto definition = [](TSNode n) {
     return Is(n, "decorated_definition") ? Field(n, "definition") : n;
   };
+  auto confirm = [&](TSNode def, bool module_level) {
+    if (next == skipped_.size() || !Is(def, "function_definition") ||
+        skipped_[next].module_level != module_level)
+      return;
+    TSNode block = Field(def, "body");
+    const size_t b = skipped_[next].begin;
+    if (ts_node_start_byte(block) == b && ts_node_end_byte(block) == b + 1 &&
+        ts_node_end_byte(def) == b + 1 && ts_node_child_count(block) == 1)
+      ++next;
+  };
   children(root(), [&](TSNode top) {
-    TSNode cls = definition(top);
-    if (!Is(cls, "class_definition")) return;
-    children(Field(cls, "body"), [&](TSNode member) {
-      TSNode def = definition(member);
-      if (next == skipped_.size() || !Is(def, "function_definition")) return;
-      TSNode block = Field(def, "body");
-      const size_t b = skipped_[next].begin;
-      if (ts_node_start_byte(block) == b && ts_node_end_byte(block) == b + 1 &&
-          ts_node_end_byte(def) == b + 1 && ts_node_child_count(block) == 1)
-        ++next;
-    });
+    TSNode def = definition(top);
+    if (!Is(def, "class_definition")) return confirm(def, true);
+    children(Field(def, "body"), [&](TSNode member) { confirm(definition(member), false); });
   });
   return next == skipped_.size();
+}
+
+TSNode ParsedModule::FunctionBody(TSNode def) const {
+  TSNode body = Field(def, "body");
+  const MethodBody* skipped = def.tree == tree_ ? Skipped(ts_node_end_byte(body)) : nullptr;
+  if (!skipped || !skipped->module_level) return body;
+  std::lock_guard<std::mutex> lock(lazy_mu_);
+  TSTree*& tree = lazy_[skipped->begin];
+  if (!tree) {
+    // The def alone, from the source's bytes at their own offsets, so that
+    // its nodes' bytes and lines are the full parse's.
+    TSRange range{ts_node_start_point(def),
+                  {0, 0},
+                  ts_node_start_byte(def),
+                  static_cast<uint32_t>(skipped->end)};
+    range.end_point.row = static_cast<uint32_t>(skipped->end_row);
+    size_t line_start = source_.rfind('\n', skipped->end - 1);
+    range.end_point.column = static_cast<uint32_t>(
+        skipped->end - (line_start == std::string::npos ? 0 : line_start + 1));
+    auto parser = NewPythonParser();
+    ts_parser_set_included_ranges(parser.get(), &range, 1);
+    tree = Parse(parser.get(), source_);
+  }
+  // The def is the tree's first statement; the same def in the full parse.
+  TSNode lazy_def = ts_node_named_child(ts_tree_root_node(tree), 0);
+  if (!Is(lazy_def, "function_definition") ||
+      ts_node_start_byte(lazy_def) != ts_node_start_byte(def))
+    return body;
+  return Field(lazy_def, "body");
 }
 
 const MethodBody* ParsedModule::Skipped(uint32_t end) const {
@@ -124,6 +156,7 @@ const MethodBody* ParsedModule::Skipped(uint32_t end) const {
 
 ParsedModule::~ParsedModule() {
   if (tree_) ts_tree_delete(tree_);
+  for (auto& [begin, tree] : lazy_) ts_tree_delete(tree);
 }
 
 std::optional<int> ParsedModule::FirstSyntaxErrorLine() const {

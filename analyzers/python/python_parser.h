@@ -4,7 +4,9 @@
 
 #include <tree_sitter/api.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,13 +19,12 @@ namespace testmap::python {
 // What of a file tree-sitter parses.
 enum class BodyParsing {
   kFull,
-  // The bodies of top-level classes' methods are not parsed (the test
-  // scan never reads into them; method_bodies.h): the tree has a
-  // placeholder statement there, and Text() and LastLine() of a node that
-  // ends in one answer as the full parse does. Parses the whole file when
-  // the placeholders cannot all be confirmed in the tree, or when it has a
-  // syntax error (whose line is then the full parse's). A syntax error
-  // inside such a body is not seen.
+  // The bodies of module-level functions and of top-level classes'
+  // methods are not parsed (method_bodies.h; FunctionBody parses one when
+  // it is needed): the tree has a placeholder statement there, and Text()
+  // and LastLine() of a node that ends in one answer as the full parse does. Parses the whole file
+  // when the placeholders cannot all be confirmed in the tree, or when it has a syntax error (whose
+  // line is then the full parse's). A syntax error inside such a body is not seen.
   kSkipMethodBodies,
 };
 
@@ -45,17 +46,22 @@ class ParsedModule {
   // 1-based first and last line of a node.
   static int FirstLine(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
   int LastLine(TSNode n) const {
-    const MethodBody* b = Skipped(ts_node_end_byte(n));
+    const MethodBody* b = n.tree == tree_ ? Skipped(ts_node_end_byte(n)) : nullptr;
     return (b ? b->end_row : static_cast<int>(ts_node_end_point(n).row)) + 1;
   }
   // Where a node ends in the source, as in the full parse (use it rather
   // than ts_node_end_byte: a node may end in a skipped body's placeholder).
   uint32_t EndByte(TSNode n) const {
-    const MethodBody* b = Skipped(ts_node_end_byte(n));
+    const MethodBody* b = n.tree == tree_ ? Skipped(ts_node_end_byte(n)) : nullptr;
     return b ? static_cast<uint32_t>(b->end) : ts_node_end_byte(n);
   }
-  // How many method bodies were left unparsed (BodyParsing::kSkipMethodBodies).
+  // How many bodies were left unparsed (BodyParsing::kSkipMethodBodies).
   size_t skipped_bodies() const { return skipped_.size(); }
+  // The body of a function definition: for a module-level def whose body
+  // was skipped, that body parsed now, once (its nodes are of another tree
+  // but have the source's bytes and lines, as in the full parse). Module
+  // code calls few of its functions, and most files none.
+  TSNode FunctionBody(TSNode def) const;
 
   // The line of the first syntax error (ERROR or MISSING node), if any.
   // Whether the syntax tree nests deeper than `limit` levels, found
@@ -73,6 +79,8 @@ class ParsedModule {
   std::string source_;
   TSTree* tree_ = nullptr;
   std::vector<MethodBody> skipped_;  // sorted by begin
+  mutable std::mutex lazy_mu_;
+  mutable std::map<size_t, TSTree*> lazy_;  // FunctionBody's trees by body begin
 };
 
 // A TSParser set up for Python; one per thread.

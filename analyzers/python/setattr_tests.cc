@@ -302,7 +302,7 @@ Value SetattrRunner::CallFunction(const Value& fn, const std::vector<Value>& arg
   }
   if (k != args.size()) return Value::Unknown(std::string(m_.Text(at)));
   ++depth_;
-  Flow flow = Block(Field(fn.node, "body"), callee);
+  Flow flow = Block(m_.FunctionBody(fn.node), callee);
   --depth_;
   if (flow == Flow::kStop) return Value::Unknown(std::string(m_.Text(at)));
   return flow == Flow::kReturn ? callee.ret : Value::None();

@@ -1,8 +1,9 @@
-// The parse that skips method bodies against the full parse of the same
+// The parse that skips def bodies against the full parse of the same
 // source: every definition, decorator and class the analysis reads must
-// have the same text and lines, and the bodies skipped must be exactly the
-// class methods whose body starts on a line of its own (found in the full
-// tree, independently of the line pre-pass).
+// have the same text and lines, the bodies skipped must be exactly the
+// module-level defs and class methods whose body starts on a line of its
+// own (found in the full tree, independently of the line pre-pass), and a
+// module-level def's body parsed on demand must be the full parse's.
 #include "analyzers/python/method_bodies.h"
 
 #include <gtest/gtest.h>
@@ -22,24 +23,43 @@ namespace fs = std::filesystem;
 const std::set<std::string> kCompared = {"function_definition", "decorated_definition",
                                          "class_definition", "decorator", "block"};
 
-// Methods of top-level classes with a body on lines of its own, in the
-// full tree.
-size_t MethodsWithBlockBodies(TSNode root) {
+// Whether a def's body starts on a line of its own (the pre-pass skips
+// only those).
+bool HasBlockBody(TSNode def) {
+  return ts_node_start_point(Field(def, "body")).row >
+         ts_node_end_point(Field(def, "parameters")).row;
+}
+
+// Module-level defs and methods of top-level classes with a body on lines
+// of its own, in the full tree.
+size_t DefsWithBlockBodies(TSNode root) {
   size_t n = 0;
   for (uint32_t i = 0, c = ts_node_named_child_count(root); i < c; ++i) {
-    TSNode cls = ts_node_named_child(root, i);
-    if (Is(cls, "decorated_definition")) cls = Field(cls, "definition");
-    if (!Is(cls, "class_definition")) continue;
-    TSNode body = Field(cls, "body");
+    TSNode top = ts_node_named_child(root, i);
+    if (Is(top, "decorated_definition")) top = Field(top, "definition");
+    if (Is(top, "function_definition") && HasBlockBody(top)) ++n;
+    if (!Is(top, "class_definition")) continue;
+    TSNode body = Field(top, "body");
     for (uint32_t k = 0, m = ts_node_named_child_count(body); k < m; ++k) {
       TSNode def = ts_node_named_child(body, k);
       if (Is(def, "decorated_definition")) def = Field(def, "definition");
-      if (!Is(def, "function_definition")) continue;
-      TSNode block = Field(def, "body");
-      if (ts_node_start_point(block).row > ts_node_end_point(Field(def, "parameters")).row) ++n;
+      if (Is(def, "function_definition") && HasBlockBody(def)) ++n;
     }
   }
   return n;
+}
+
+// Every node below `a` and below `b`: the same types, bytes and lines.
+void ExpectSameSubtree(TSNode a, TSNode b, const std::string& label) {
+  ASSERT_STREQ(ts_node_type(a), ts_node_type(b)) << label;
+  EXPECT_EQ(ts_node_start_byte(a), ts_node_start_byte(b)) << label;
+  EXPECT_EQ(ts_node_end_byte(a), ts_node_end_byte(b)) << label;
+  EXPECT_EQ(ts_node_start_point(a).row, ts_node_start_point(b).row) << label;
+  EXPECT_EQ(ts_node_end_point(a).row, ts_node_end_point(b).row) << label;
+  EXPECT_EQ(ts_node_end_point(a).column, ts_node_end_point(b).column) << label;
+  ASSERT_EQ(ts_node_child_count(a), ts_node_child_count(b)) << label;
+  for (uint32_t i = 0, c = ts_node_child_count(a); i < c; ++i)
+    ExpectSameSubtree(ts_node_child(a, i), ts_node_child(b, i), label);
 }
 
 // The full tree's node of `type` starting at `byte`.
@@ -83,6 +103,18 @@ size_t CheckAgainstFullParse(const std::string& src, const std::string& label) {
   }
   ts_tree_cursor_delete(&cursor);
   EXPECT_EQ(full.Text(full.root()), skipping.Text(skipping.root())) << label;
+  // A module-level def's body, parsed when asked for, is the full parse's.
+  for (uint32_t i = 0, c = ts_node_named_child_count(skipping.root()); i < c; ++i) {
+    TSNode def = ts_node_named_child(skipping.root(), i);
+    if (Is(def, "decorated_definition")) def = Field(def, "definition");
+    if (!Is(def, "function_definition")) continue;
+    TSNode f = FullNode(full.root(), "function_definition", ts_node_start_byte(def));
+    ExpectSameSubtree(skipping.FunctionBody(def), Field(f, "body"),
+                      label + " line " + std::to_string(ParsedModule::FirstLine(def)));
+    EXPECT_EQ(full.Text(Field(f, "body")), skipping.Text(skipping.FunctionBody(def))) << label;
+    EXPECT_EQ(full.LastLine(Field(f, "body")), skipping.LastLine(skipping.FunctionBody(def)))
+        << label;
+  }
   return skipping.skipped_bodies();
 }
 
@@ -95,7 +127,7 @@ TEST(MethodBodies, ExampleFilesParseAsInFull) {
     ParsedModule full(parser.get(), src);
     size_t n = CheckAgainstFullParse(src, e.path().string());
     // Every such body is skipped: the pre-pass gives up on none of them.
-    EXPECT_EQ(n, full.FirstSyntaxErrorLine() ? 0 : MethodsWithBlockBodies(full.root())) << e.path();
+    EXPECT_EQ(n, full.FirstSyntaxErrorLine() ? 0 : DefsWithBlockBodies(full.root())) << e.path();
     skipped += n;
     ++files;
   }
@@ -141,8 +173,18 @@ TEST(MethodBodies, LexicalCornersParseAsInFull) {
        "class T:\n    def f(self): return 1\n    class Inner:\n        def g(self):\n"
        "            pass\n",
        0},
-      {"module function and nested def kept",
-       "def gen():\n    def test_x(self):\n        pass\n    return test_x\n", 0},
+      {"module function, with a nested def",
+       "def gen():\n    def test_x(self):\n        pass\n    return test_x\n", 1},
+      {"decorated module functions, one on one line",
+       "@d(1)\ndef f(x):\n    \"\"\"doc\"\"\"\n    return [\n  x]\nasync def g(): return 2\n"
+       "def h(\n  a,\n):\n    # c\n    return a  # t\n",
+       2},
+      {"module function, then a class with methods",
+       "def f():\n    return 1\nclass T:\n    def test_a(self):\n        pass\n"
+       "def g():\n    pass\n",
+       3},
+      {"module function body dedenting below its first line",
+       "def f():\n        a = 1\n    b = 2\n", 0},
       {"docstring only", "class T:\n    def test_a(self):\n        \"\"\"Doc.\"\"\"\n", 1},
       {"syntax error in a signature",
        "class T:\n    def test_a(self:\n        pass\n    def test_b(self):\n        pass\n", 0},
