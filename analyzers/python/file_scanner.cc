@@ -74,7 +74,7 @@ FileScan ScanPythonSource(TSParser* parser, const std::string& rel_path, std::st
 
   FileScan scan;
   scan.path = rel_path;
-  ParsedModule module(parser, std::move(source), BodyParsing::kSkipMethodBodies);
+  ParsedModule module(parser, std::move(source), BodyParsing::kSkipDefBodies);
   if (module.DeeperThan(kMaxSyntaxDepth))
     return Skipped(rel_path, 0,
                    "nested more than " + std::to_string(kMaxSyntaxDepth) +

@@ -43,7 +43,7 @@ TSTree* Parse(TSParser* parser, const std::string& text) {
 
 ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mode)
     : source_(std::move(source)) {
-  if (mode == BodyParsing::kSkipMethodBodies) skipped_ = FindMethodBodies(source_);
+  if (mode == BodyParsing::kSkipDefBodies) skipped_ = FindDefBodies(source_);
   if (!skipped_.empty()) {
     // The same bytes with each body's first byte made a `0` statement and
     // the rest of it outside the ranges tree-sitter reads: every offset and
@@ -61,7 +61,7 @@ ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mod
       return at;
     };
     TSRange r{{0, 0}, {0, 0}, 0, 0};
-    for (const MethodBody& b : skipped_) {
+    for (const DefBody& b : skipped_) {
       skeleton[b.begin] = '0';
       r.end_point = point(b.begin + 1);
       r.end_byte = static_cast<uint32_t>(b.begin + 1);
@@ -120,7 +120,7 @@ bool ParsedModule::PlaceholdersConfirmed() const {
 
 TSNode ParsedModule::FunctionBody(TSNode def) const {
   TSNode body = Field(def, "body");
-  const MethodBody* skipped = def.tree == tree_ ? Skipped(ts_node_end_byte(body)) : nullptr;
+  const DefBody* skipped = def.tree == tree_ ? Skipped(ts_node_end_byte(body)) : nullptr;
   if (!skipped || !skipped->module_level) return body;
   std::lock_guard<std::mutex> lock(lazy_mu_);
   TSTree*& tree = lazy_[skipped->begin];
@@ -147,10 +147,10 @@ TSNode ParsedModule::FunctionBody(TSNode def) const {
   return Field(lazy_def, "body");
 }
 
-const MethodBody* ParsedModule::Skipped(uint32_t end) const {
+const DefBody* ParsedModule::Skipped(uint32_t end) const {
   if (skipped_.empty() || end == 0) return nullptr;
   auto it = std::lower_bound(skipped_.begin(), skipped_.end(), end - 1,
-                             [](const MethodBody& b, size_t begin) { return b.begin < begin; });
+                             [](const DefBody& b, size_t begin) { return b.begin < begin; });
   return it != skipped_.end() && it->begin + 1 == end ? &*it : nullptr;
 }
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzers/python/method_bodies.h"
+#include "analyzers/python/def_bodies.h"
 
 namespace testmap::python {
 
@@ -20,12 +20,12 @@ namespace testmap::python {
 enum class BodyParsing {
   kFull,
   // The bodies of module-level functions and of top-level classes'
-  // methods are not parsed (method_bodies.h; FunctionBody parses one when
+  // methods are not parsed (def_bodies.h; FunctionBody parses one when
   // it is needed): the tree has a placeholder statement there, and Text()
   // and LastLine() of a node that ends in one answer as the full parse does. Parses the whole file
   // when the placeholders cannot all be confirmed in the tree, or when it has a syntax error (whose
   // line is then the full parse's). A syntax error inside such a body is not seen.
-  kSkipMethodBodies,
+  kSkipDefBodies,
 };
 
 class ParsedModule {
@@ -46,16 +46,16 @@ class ParsedModule {
   // 1-based first and last line of a node.
   static int FirstLine(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
   int LastLine(TSNode n) const {
-    const MethodBody* b = n.tree == tree_ ? Skipped(ts_node_end_byte(n)) : nullptr;
+    const DefBody* b = n.tree == tree_ ? Skipped(ts_node_end_byte(n)) : nullptr;
     return (b ? b->end_row : static_cast<int>(ts_node_end_point(n).row)) + 1;
   }
   // Where a node ends in the source, as in the full parse (use it rather
   // than ts_node_end_byte: a node may end in a skipped body's placeholder).
   uint32_t EndByte(TSNode n) const {
-    const MethodBody* b = n.tree == tree_ ? Skipped(ts_node_end_byte(n)) : nullptr;
+    const DefBody* b = n.tree == tree_ ? Skipped(ts_node_end_byte(n)) : nullptr;
     return b ? static_cast<uint32_t>(b->end) : ts_node_end_byte(n);
   }
-  // How many bodies were left unparsed (BodyParsing::kSkipMethodBodies).
+  // How many bodies were left unparsed (BodyParsing::kSkipDefBodies).
   size_t skipped_bodies() const { return skipped_.size(); }
   // The body of a function definition: for a module-level def whose body
   // was skipped, that body parsed now, once (its nodes are of another tree
@@ -73,12 +73,12 @@ class ParsedModule {
 
  private:
   // The skipped body whose placeholder ends at byte `end`, if any.
-  const MethodBody* Skipped(uint32_t end) const;
+  const DefBody* Skipped(uint32_t end) const;
   bool PlaceholdersConfirmed() const;
 
   std::string source_;
   TSTree* tree_ = nullptr;
-  std::vector<MethodBody> skipped_;  // sorted by begin
+  std::vector<DefBody> skipped_;  // sorted by begin
   mutable std::mutex lazy_mu_;
   mutable std::map<size_t, TSTree*> lazy_;  // FunctionBody's trees by body begin
 };

@@ -159,7 +159,7 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
   // In-process: the parse floor and where the rest of the time goes.
   double parse = ParseOnly(files, cores, &bytes);
   double parse1 = ParseOnly(files, 1, &bytes);
-  double parse_skipping = ParseOnly(files, cores, &bytes, py::BodyParsing::kSkipMethodBodies);
+  double parse_skipping = ParseOnly(files, cores, &bytes, py::BodyParsing::kSkipDefBodies);
   fs::remove_all(fs::path(cache) / "scan");
   double cold_in = Scan(dir, snapshot, cache, cores, &tests);
   double warm_in = Scan(dir, snapshot, cache, cores, &tests_warm);

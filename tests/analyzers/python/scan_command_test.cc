@@ -395,12 +395,14 @@ add_tests()
 
 namespace {
 
-// Method bodies are not parsed (docs/scan.md): examples/method_bodies holds
-// bodies that look like code at class level (strings, f-strings, brackets
-// and continuations at column zero, comments between methods), and the scan
-// must collect exactly what real pytest collects from them.
-TEST(ScanCommand, SkippedMethodBodiesLoseAndInventNoTest) {
-  std::string dir = testmap::testing::SourcePath("examples/method_bodies");
+// Method and module-level function bodies are not parsed up front
+// (docs/scan.md): examples/def_bodies holds bodies that look like code at
+// class or module level (strings, f-strings, brackets and continuations at
+// column zero, comments between methods), module functions that module code
+// runs (a parametrize list, an ids function, a setattr generator), and the
+// scan must collect exactly what real pytest collects from them.
+TEST(ScanCommand, SkippedBodiesLoseAndInventNoTest) {
+  std::string dir = testmap::testing::SourcePath("examples/def_bodies");
   auto truth = Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, dir);
   ASSERT_EQ(truth.rc, 0) << truth.out << truth.err;
   std::set<std::string> collected;
@@ -410,7 +412,7 @@ TEST(ScanCommand, SkippedMethodBodiesLoseAndInventNoTest) {
   ASSERT_EQ(scan.rc, 0) << scan.err;
   auto lines = Lines(scan.out);
   EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()), collected);
-  EXPECT_EQ(collected.size(), 10u);
+  EXPECT_EQ(collected.size(), 15u);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // module-level defs and class methods whose body starts on a line of its
 // own (found in the full tree, independently of the line pre-pass), and a
 // module-level def's body parsed on demand must be the full parse's.
-#include "analyzers/python/method_bodies.h"
+#include "analyzers/python/def_bodies.h"
 
 #include <gtest/gtest.h>
 
@@ -75,7 +75,7 @@ TSNode FullNode(TSNode root, const char* type, uint32_t byte) {
 size_t CheckAgainstFullParse(const std::string& src, const std::string& label) {
   auto parser = NewPythonParser();
   ParsedModule full(parser.get(), src);
-  ParsedModule skipping(parser.get(), src, BodyParsing::kSkipMethodBodies);
+  ParsedModule skipping(parser.get(), src, BodyParsing::kSkipDefBodies);
   EXPECT_EQ(full.FirstSyntaxErrorLine(), skipping.FirstSyntaxErrorLine()) << label;
   if (full.FirstSyntaxErrorLine()) return skipping.skipped_bodies();
   size_t compared = 0;
@@ -118,7 +118,7 @@ size_t CheckAgainstFullParse(const std::string& src, const std::string& label) {
   return skipping.skipped_bodies();
 }
 
-TEST(MethodBodies, ExampleFilesParseAsInFull) {
+TEST(DefBodies, ExampleFilesParseAsInFull) {
   size_t files = 0, skipped = 0;
   for (const auto& e : fs::recursive_directory_iterator(testing::SourcePath("examples"))) {
     if (e.path().extension() != ".py") continue;
@@ -135,7 +135,7 @@ TEST(MethodBodies, ExampleFilesParseAsInFull) {
   EXPECT_GT(skipped, 100u);
 }
 
-TEST(MethodBodies, LexicalCornersParseAsInFull) {
+TEST(DefBodies, LexicalCornersParseAsInFull) {
   struct Case {
     const char* what;
     std::string src;
@@ -201,9 +201,9 @@ TEST(MethodBodies, LexicalCornersParseAsInFull) {
   for (const Case& c : cases) EXPECT_EQ(CheckAgainstFullParse(c.src, c.what), c.skipped) << c.what;
 }
 
-TEST(MethodBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
+TEST(DefBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
   std::string src = "class T:\n    def f(self):\n        a = 1\n        b = 2  # x\n\nx = 1\n";
-  auto bodies = FindMethodBodies(src);
+  auto bodies = FindDefBodies(src);
   ASSERT_EQ(bodies.size(), 1u);
   EXPECT_EQ(src.substr(bodies[0].begin, bodies[0].end - bodies[0].begin),
             "a = 1\n        b = 2  # x");

@@ -6,7 +6,7 @@
 // a module-level function's body only when module code calls it
 // (ParsedModule::FunctionBody parses that one body then). So these bodies
 // need not be parsed up front (python_parser.h,
-// BodyParsing::kSkipMethodBodies).
+// BodyParsing::kSkipDefBodies).
 //
 // The pre-pass is conservative: it reports nothing for a file it cannot
 // follow with certainty (tabs or form feeds in indentation, unbalanced
@@ -21,7 +21,7 @@
 
 namespace testmap::python {
 
-struct MethodBody {
+struct DefBody {
   size_t begin = 0;           // first byte of the body's first statement
   size_t end = 0;             // one past its last token, or a comment after it on its line
   int end_row = 0;            // 0-based line of that token
@@ -30,6 +30,6 @@ struct MethodBody {
 
 // Bodies (on lines of their own) of the `def`s at the top level and
 // directly in the body of a class defined at the top level, in source order.
-std::vector<MethodBody> FindMethodBodies(std::string_view source);
+std::vector<DefBody> FindDefBodies(std::string_view source);
 
 }  // namespace testmap::python

@@ -1,4 +1,4 @@
-#include "analyzers/python/method_bodies.h"
+#include "analyzers/python/def_bodies.h"
 
 #include <algorithm>
 
@@ -203,13 +203,13 @@ bool IsDefHeader(std::string_view s, const LogicalLine& l) {
 
 }  // namespace
 
-std::vector<MethodBody> FindMethodBodies(std::string_view s) {
+std::vector<DefBody> FindDefBodies(std::string_view s) {
   Lexer lexer(s);
   std::vector<LogicalLine> lines;
   for (LogicalLine l; lexer.Next(&l);) lines.push_back(l);
   if (!lexer.ok()) return {};
 
-  std::vector<MethodBody> out;
+  std::vector<DefBody> out;
   size_t row_at = 0;  // rows counted incrementally: bodies come in order
   int row = 0;
   // The body of the def whose header is lines[j] and whose block is lines
@@ -221,7 +221,7 @@ std::vector<MethodBody> FindMethodBodies(std::string_view s) {
            lines[q].max_depth <= kMaxBracketDepth;
     if (!ok) return;
     const LogicalLine& last = lines[m - 1];
-    MethodBody b{lines[j + 1].start, last.comment_end ? last.comment_end : last.last_end, 0,
+    DefBody b{lines[j + 1].start, last.comment_end ? last.comment_end : last.last_end, 0,
                  module_level};
     row += static_cast<int>(std::count(s.begin() + row_at, s.begin() + b.end - 1, '\n'));
     row_at = b.end - 1;

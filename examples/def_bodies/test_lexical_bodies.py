@@ -1,9 +1,28 @@
-# Method bodies that only a lexer that knows Python's strings, f-strings,
-# comments, brackets and continuations can step over. `testmap scan` does
-# not parse class method bodies (docs/scan.md): what it collects here must
-# still be exactly what pytest collects, no test lost or invented by a body
-# that looks like the end of a method.
+# Function and method bodies that only a lexer that knows Python's strings,
+# f-strings, comments, brackets and continuations can step over. `testmap
+# scan` does not parse the bodies of class methods and module-level
+# functions up front (docs/scan.md), only those module code calls: what it
+# collects here must still be exactly what pytest collects, no test lost or
+# invented by a body that looks like the end of a function.
 import unittest
+
+import pytest
+
+
+def _cases():
+    """Called by a decorator below: its body is parsed when it runs."""
+    names = """
+def test_not_collected():
+    pass
+"""
+    assert names
+    return [
+1, 2] + [3]
+
+
+def _case_id(value):
+    """An ids function: run for each value."""
+    return "case_" + str(value)
 
 
 class TestStringsThatLookLikeCode(unittest.TestCase):
@@ -60,3 +79,25 @@ class TestLayoutThatLooksLikeADedent(unittest.TestCase):
 
 def test_module_function_after_classes():
     assert "def test_inside_a_string():"
+
+
+@pytest.mark.parametrize("x", _cases(), ids=_case_id)
+def test_parametrized_by_a_module_function(x):
+    s = f"""
+def test_in_an_fstring_{x}():
+"""
+    assert s
+
+
+def _make_test(value):
+    def test(self):
+        self.assertTrue(value)
+    return test
+
+
+class TestMadeByAModuleFunction(unittest.TestCase):
+    pass
+
+
+for _v in (1, 2):
+    setattr(TestMadeByAModuleFunction, f"test_made_{_v}", _make_test(_v))
