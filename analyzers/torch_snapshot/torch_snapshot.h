@@ -165,8 +165,10 @@ bool LooksLikeTorchSnapshot(std::string_view bytes);
 // snapshot's content.
 std::string SnapshotTorchVersion(std::string_view bytes);
 
-// Parses a snapshot file. Throws std::runtime_error naming the file on bad
-// input or an unknown format version.
+// Parses a snapshot file. Throws std::runtime_error that starts with the
+// file's path on bad input (`not a torch snapshot: ...` for bad JSON,
+// `malformed torch snapshot: ...` naming a missing or mistyped key, a bad
+// index) or an unknown format version, and never returns part of a snapshot.
 TorchSnapshot LoadTorchSnapshot(const std::string& path);
 
 // Returns the path of a snapshot for the torch that `python` imports,
