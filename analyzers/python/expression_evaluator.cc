@@ -8,10 +8,46 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
-// Decodes a Python string literal's body (escapes unless raw).
-std::string Unescape(std::string_view body, bool raw) {
+// Appends code point `cp` as UTF-8 (the text of every str value).
+void AppendUtf8(uint32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Decodes a Python str literal's body as Python does (escapes unless raw),
+// or nullopt where it cannot here: `\N{name}` (no Unicode name table), a
+// malformed `\x`/`\u`/`\U` (a SyntaxError), a lone surrogate. An
+// escape Python does not know stays as written, backslash included.
+std::optional<std::string> Unescape(std::string_view body, bool raw) {
   if (raw) return std::string(body);
   std::string out;
+  auto hex = [&](size_t at, size_t digits, uint32_t* cp) {
+    if (at + digits > body.size()) return false;
+    *cp = 0;
+    for (size_t k = at; k < at + digits; ++k) {
+      char h = body[k];
+      int d = h >= '0' && h <= '9'   ? h - '0'
+              : h >= 'a' && h <= 'f' ? h - 'a' + 10
+              : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                     : -1;
+      if (d < 0) return false;
+      *cp = *cp * 16 + static_cast<uint32_t>(d);
+    }
+    return true;
+  };
   for (size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
     if (c != '\\' || i + 1 == body.size()) {
@@ -19,33 +55,62 @@ std::string Unescape(std::string_view body, bool raw) {
       continue;
     }
     char e = body[++i];
+    uint32_t cp = 0;
     switch (e) {
+      case '\n':
+        break;  // line continuation
+      case '\r':
+        if (i + 1 < body.size() && body[i + 1] == '\n') ++i;
+        break;
+      case '\\':
+      case '\'':
+      case '"':
+        out += e;
+        break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
       case 'n':
         out += '\n';
-        break;
-      case 't':
-        out += '\t';
         break;
       case 'r':
         out += '\r';
         break;
-      case '0':
-        out += '\0';
+      case 't':
+        out += '\t';
         break;
-      case '\\':
-        out += '\\';
+      case 'v':
+        out += '\v';
         break;
-      case '\'':
-        out += '\'';
+      case 'x':
+      case 'u':
+      case 'U': {
+        size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+        if (!hex(i + 1, digits, &cp) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+          return std::nullopt;
+        AppendUtf8(cp, out);
+        i += digits;
         break;
-      case '"':
-        out += '"';
-        break;
-      case '\n':
-        break;  // line continuation
+      }
+      case 'N':
+        return std::nullopt;
       default:
-        out += '\\';
-        out += e;
+        if (e >= '0' && e <= '7') {  // up to three octal digits
+          size_t k = i;
+          for (; k < body.size() && k < i + 3 && body[k] >= '0' && body[k] <= '7'; ++k)
+            cp = cp * 8 + static_cast<uint32_t>(body[k] - '0');
+          AppendUtf8(cp, out);
+          i = k - 1;
+        } else {
+          out += '\\';
+          out += e;
+        }
     }
   }
   return out;
@@ -383,14 +448,17 @@ Value Evaluator::EvalString(TSNode n, const Locals* locals) {
   if (!fstring) {
     size_t quote_len = text.substr(q, 3) == "\"\"\"" || text.substr(q, 3) == "'''" ? 3 : 1;
     if (text.size() < q + 2 * quote_len) return Value::Unknown(std::string(text));
-    return Value::Str(Unescape(text.substr(q + quote_len, text.size() - q - 2 * quote_len), raw));
+    auto decoded = Unescape(text.substr(q + quote_len, text.size() - q - 2 * quote_len), raw);
+    return decoded ? Value::Str(*decoded) : Value::Unknown(std::string(text));
   }
   // f-string: literal parts come from the children between interpolations.
   std::string out;
   for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
     TSNode part = ts_node_named_child(n, i);
-    if (Is(part, "string_content")) {
-      out += Unescape(module_.Text(part), raw);
+    if (Is(part, "string_content") || Is(part, "escape_sequence")) {
+      auto decoded = Unescape(module_.Text(part), raw && Is(part, "string_content"));
+      if (!decoded) return Value::Unknown(std::string(text));
+      out += *decoded;
     } else if (Is(part, "interpolation")) {
       if (!ts_node_is_null(Field(part, "format_specifier")))
         return Value::Unknown(std::string(text));
@@ -404,8 +472,6 @@ Value Evaluator::EvalString(TSNode n, const Locals* locals) {
         return Value::Unknown(std::string(text));
       }
       out += s;
-    } else if (Is(part, "escape_sequence")) {
-      out += Unescape(module_.Text(part), false);
     }
   }
   return Value::Str(out);

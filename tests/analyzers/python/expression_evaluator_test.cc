@@ -93,6 +93,20 @@ TEST(Evaluator, UnknownsStayUnknownWithTheirText) {
   EXPECT_EQ(f.Eval("X = X + 1\n").kind, Value::Kind::kUnknown);
 }
 
+TEST(Evaluator, StringEscapesDecodeAsPythonOrStayUnknown) {
+  Fixture f;
+  EXPECT_EQ(Render(f.Eval(R"(X = "\u00e9\x41\101\12\U0001F600")")),
+            "'\xc3\xa9"
+            "AA\n\xf0\x9f\x98\x80'");
+  EXPECT_EQ(Render(f.Eval(R"(X = "a\qb\\")")), R"('a\qb\')");
+  EXPECT_EQ(Render(f.Eval(R"(X = r"\x41")")), R"('\x41')");
+  // What cannot be decoded here is unknown, never a wrong string.
+  EXPECT_EQ(Render(f.Eval(R"(X = "\N{BULLET}")")), R"(<unknown "\N{BULLET}">)");
+  EXPECT_EQ(Render(f.Eval(R"(X = "\x4")")), R"(<unknown "\x4">)");
+  EXPECT_EQ(Render(f.Eval(R"(X = "\ud800")")), R"(<unknown "\ud800">)");
+  EXPECT_EQ(Render(f.Eval(R"(X = f"\u00e9{1}\N{BULLET}")")), R"(<unknown f"\u00e9{1}\N{BULLET}">)");
+}
+
 TEST(Evaluator, CompiledCallsInComprehensionsAsInterpreted) {
   const std::string defs =
       "T = 2\nL = [(1, 2), (3,), (), (4, 5, 6)]\nN = [3, 1, 4, 1, 5]\n"

@@ -395,6 +395,23 @@ add_tests()
 
 namespace {
 
+// The ids `testmap scan` prints for an example directory against what real
+// pytest collects from it; returns how many pytest collected.
+size_t ExpectScanCollectsAsPytest(const std::string& example) {
+  std::string dir = testmap::testing::SourcePath(example);
+  auto truth = Python(
+      {"-W", "ignore", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, dir);
+  EXPECT_EQ(truth.rc, 0) << truth.out << truth.err;
+  std::set<std::string> collected;
+  for (const auto& line : Lines(truth.out))
+    if (line.find("::") != std::string::npos) collected.insert(line);
+  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, dir);
+  EXPECT_EQ(scan.rc, 0) << scan.err;
+  auto lines = Lines(scan.out);
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()), collected);
+  return collected.size();
+}
+
 // Method and module-level function bodies are not parsed up front
 // (docs/scan.md): examples/def_bodies holds bodies that look like code at
 // class or module level (strings, f-strings, brackets and continuations at
@@ -402,17 +419,13 @@ namespace {
 // runs (a parametrize list, an ids function, a setattr generator), and the
 // scan must collect exactly what real pytest collects from them.
 TEST(ScanCommand, SkippedBodiesLoseAndInventNoTest) {
-  std::string dir = testmap::testing::SourcePath("examples/def_bodies");
-  auto truth = Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, dir);
-  ASSERT_EQ(truth.rc, 0) << truth.out << truth.err;
-  std::set<std::string> collected;
-  for (const auto& line : Lines(truth.out))
-    if (line.find("::") != std::string::npos) collected.insert(line);
-  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, dir);
-  ASSERT_EQ(scan.rc, 0) << scan.err;
-  auto lines = Lines(scan.out);
-  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()), collected);
-  EXPECT_EQ(collected.size(), 15u);
+  EXPECT_EQ(ExpectScanCollectsAsPytest("examples/def_bodies"), 15u);
+}
+
+// Parametrize ids from string values with every escape Python decodes in a
+// str (examples/string_ids): pytest builds them from the decoded text.
+TEST(ScanCommand, EscapedStringValuesGiveTheIdsPytestGives) {
+  EXPECT_EQ(ExpectScanCollectsAsPytest("examples/string_ids"), 12u);
 }
 
 }  // namespace
