@@ -49,7 +49,9 @@ void Combinations(const std::vector<Value>& pool, size_t r, bool replacement, si
 bool Evaluator::CallBuiltin(const std::string& q, const Args& args, TSNode n, Value* out) {
   const std::vector<Value>& pos = args.positional;
   auto unknown = [&] {
-    *out = Value::Unknown(Text(n));
+    // What len, isinstance and hasattr give is an int or a bool even then.
+    *out = q == "len" || q == "isinstance" || q == "hasattr" ? Value::UnknownPrimitive(Text(n))
+                                                             : Value::Unknown(Text(n));
     return true;
   };
   auto all_lists = [&] {

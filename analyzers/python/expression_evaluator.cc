@@ -380,7 +380,7 @@ Value Evaluator::EvalUncached(TSNode n, const Locals* locals) {
   if (type == "not_operator") {
     bool known;
     bool t = Truthy(Eval(Field(n, "argument"), locals), &known);
-    return known ? Value::Bool(!t) : Value::Unknown(Text(n));
+    return known ? Value::Bool(!t) : Value::UnknownPrimitive(Text(n));
   }
   if (type == "boolean_operator") {
     Value left = Eval(Field(n, "left"), locals);
@@ -666,15 +666,15 @@ Value Evaluator::ApplyCall(TSNode call, TSNode callee, const std::string& q, boo
 }
 
 Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
-  if (fn.kind == Value::Kind::kBuiltin) {
-    if (args.size() != 1) return Value::Unknown(fn.text);
+  if (fn.kind == Value::Kind::kBuiltin) {  // str, repr, int, float, bool: a primitive
+    if (args.size() != 1) return Value::UnknownPrimitive(fn.text);
     std::string s;
     if (fn.text == "str" && PythonStr(args[0], &s)) return Value::Str(s);
     if (fn.text == "repr" && args[0].kind == Value::Kind::kStr)
       return Value::Str("'" + args[0].text + "'");
     if (fn.text == "repr" && args[0].kind != Value::Kind::kDtype && PythonStr(args[0], &s))
       return Value::Str(s);
-    return Value::Unknown(fn.text);
+    return Value::UnknownPrimitive(fn.text);
   }
   if (fn.kind != Value::Kind::kCallable) return Value::Unknown(fn.text);
   TSNode params = Field(fn.node, "parameters");
@@ -890,7 +890,20 @@ Value Evaluator::EvalComparison(TSNode n, const Locals* locals) {
     Value right = Eval(operands[i + 1], locals);
     bool known;
     bool result = Compare(merged[i], left, right, &known);
-    if (!known) return Value::Unknown(Text(n));
+    if (!known) {
+      // A bool, unless an operand may overload the comparison (a tensor's
+      // `>` is a tensor): `is` and `in` always give one, and so does a
+      // comparison of bools, numbers and strings.
+      auto plain = [](const Value& v) {
+        using K = Value::Kind;
+        return v.kind == K::kBool || v.kind == K::kInt || v.kind == K::kFloat ||
+               v.kind == K::kStr || v.primitive;
+      };
+      const std::string& op = merged[i];
+      bool is_bool = op == "is" || op == "is not" || op == "in" || op == "not in" ||
+                     (plain(left) && plain(right));
+      return is_bool ? Value::UnknownPrimitive(Text(n)) : Value::Unknown(Text(n));
+    }
     if (!result) return Value::Bool(false);
     left = std::move(right);
   }

@@ -253,7 +253,8 @@ class Expander {
         inst.suffix = name.text;
       } else {
         for (size_t k = 0; k < names.size(); ++k) {
-          if (values[k].kind == Value::Kind::kUnknown && IsLiteralLooking(values[k].text)) {
+          if (values[k].kind == Value::Kind::kUnknown &&
+              (values[k].primitive || IsLiteralLooking(values[k].text))) {
             Problem(line, "cannot evaluate parameter value `" + values[k].text + "`");
             return {};
           }

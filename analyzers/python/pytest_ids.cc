@@ -228,6 +228,11 @@ PytestExpansion ExpandPytestParametrize(Evaluator& ev,
             ex.problems.push_back({line, "cannot evaluate ids `" + ids_v->text + "`"});
             return ex;
           }
+          if (!got && vals[k].kind == Value::Kind::kUnknown && vals[k].primitive) {
+            ex.problems.push_back({line, "cannot evaluate parameter value `" + vals[k].text +
+                                             "` (its id is its value)"});
+            return ex;
+          }
           if (!got && !IdFromValue(vals[k], &part)) part = names[k] + std::to_string(idx);
           id += (k ? "-" : "") + part;
         }

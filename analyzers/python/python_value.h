@@ -46,8 +46,17 @@ struct Value {
   int index = -1;
   TSNode node{};
   bool has_id = false;  // kParam: id= given (an explicit None id is possible)
+  // kUnknown: known to be a bool, int, float or str, whose value is not
+  // (`not x`, `len(x)`, `x in y`): pytest and torch name a test by such a
+  // value, so no stand-in id (`x0`, a name's last part) may be given.
+  bool primitive = false;
 
   static Value Unknown(std::string t) { return Make(Kind::kUnknown, std::move(t)); }
+  static Value UnknownPrimitive(std::string t) {
+    Value x = Unknown(std::move(t));
+    x.primitive = true;
+    return x;
+  }
   static Value None() { return Make(Kind::kNone, "None"); }
   static Value Bool(bool v) {
     Value x = Make(Kind::kBool, "");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace testmap::python {
 namespace {
 
@@ -105,6 +107,23 @@ TEST(Evaluator, StringEscapesDecodeAsPythonOrStayUnknown) {
   EXPECT_EQ(Render(f.Eval(R"(X = "\x4")")), R"(<unknown "\x4">)");
   EXPECT_EQ(Render(f.Eval(R"(X = "\ud800")")), R"(<unknown "\ud800">)");
   EXPECT_EQ(Render(f.Eval(R"(X = f"\u00e9{1}\N{BULLET}")")), R"(<unknown f"\u00e9{1}\N{BULLET}">)");
+}
+
+TEST(Evaluator, UnknownsKnownToBePrimitivesSaySo) {
+  // Python gives a bool or an int here whatever f() is; a comparison with
+  // an unknown object may be overloaded (a tensor's `>` is a tensor).
+  Fixture f;
+  Value v = f.Eval(
+      "X = [not f(), len(f()), f() in y, isinstance(f(), g), len(f()) > 0, "
+      "f() > 1, f() == g(), -f(), f()]\n");
+  ASSERT_EQ(v.kind, Value::Kind::kList);
+  std::vector<bool> primitive;
+  for (const Value& item : v.items) {
+    EXPECT_EQ(item.kind, Value::Kind::kUnknown) << item.text;
+    primitive.push_back(item.primitive);
+  }
+  EXPECT_EQ(primitive,
+            (std::vector<bool>{true, true, true, true, true, false, false, false, false}));
 }
 
 TEST(Evaluator, CompiledCallsInComprehensionsAsInterpreted) {

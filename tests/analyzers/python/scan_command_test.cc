@@ -422,6 +422,38 @@ TEST(ScanCommand, SkippedBodiesLoseAndInventNoTest) {
   EXPECT_EQ(ExpectScanCollectsAsPytest("examples/def_bodies"), 15u);
 }
 
+// A parameter value that is a bool or a number the scan cannot work out
+// (`len(s) > 0`, `len(s)` of a module function's local): pytest names the
+// test by the value (`[True]`, `[3]`); the scan says it cannot, rather
+// than print a stand-in id (it printed `[x0]` and `[x1]`, exit 0).
+TEST(ScanCommand, UnknownBoolOrNumberValuesAreNotGivenStandInIds) {
+  TempDir d;
+  d.Write("test_values.py",
+          "import pytest\n\n\ndef compute():\n    return 'abc'\n\n\n"
+          "def _values():\n    names = compute()\n"
+          "    return [len(names) > 0, len(names)]\n\n\n"
+          "@pytest.mark.parametrize('x', _values())\ndef test_a(x):\n    pass\n\n\n"
+          "@pytest.mark.parametrize('y', [1, 'b'])\ndef test_b(y):\n    pass\n");
+  auto truth =
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
+  ASSERT_EQ(truth.rc, 0) << truth.out << truth.err;
+  std::set<std::string> collected;
+  for (const auto& line : Lines(truth.out))
+    if (line.find("::") != std::string::npos) collected.insert(line);
+  ASSERT_TRUE(collected.count("test_values.py::test_a[True]")) << truth.out;
+  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
+  EXPECT_EQ(scan.rc, 1) << scan.err;  // a partial answer
+  EXPECT_NE(scan.err.find("test_values.py:13: warning: cannot evaluate parameter value "
+                          "`len(names) > 0`"),
+            std::string::npos)
+      << scan.err;
+  // Every id it prints is one pytest collects: test_b's, none of test_a's.
+  auto lines = Lines(scan.out);
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()),
+            (std::set<std::string>{"test_values.py::test_b[1]", "test_values.py::test_b[b]"}));
+  for (const auto& id : lines) EXPECT_TRUE(collected.count(id)) << id;
+}
+
 // Parametrize ids from string values with every escape Python decodes in a
 // str (examples/string_ids): pytest builds them from the decoded text.
 TEST(ScanCommand, EscapedStringValuesGiveTheIdsPytestGives) {
