@@ -1,5 +1,5 @@
 // Calls the evaluator knows without the torch snapshot: Python builtins
-// (range, list, set, filter, isinstance, len), itertools, inspect.signature,
+// (range, list, set, filter, isinstance, len of a list or str), itertools, inspect.signature,
 // importlib.import_module, and the wrappers that name test cases
 // (torch's subtest(), pytest.param()).
 #include <algorithm>
@@ -94,6 +94,14 @@ bool Evaluator::CallBuiltin(const std::string& q, const Args& args, TSNode n, Va
     return true;
   }
   if (q == "len") {
+    if (pos.size() == 1 && pos[0].kind == Value::Kind::kStr) {
+      // A str's length is in code points (its text is UTF-8, every escape
+      // decoded): the bytes that do not continue a code point.
+      *out = Value::Int(std::count_if(pos[0].text.begin(), pos[0].text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      }));
+      return true;
+    }
     if (pos.size() != 1 || pos[0].kind != Value::Kind::kList) return unknown();
     *out = Value::Int(static_cast<int64_t>(pos[0].items.size()));
     return true;

@@ -15,9 +15,8 @@ def _cases():
 def test_not_collected():
     pass
 """
-    assert names
     return [
-1, 2] + [3]
+1, 2] + [len(names) > 0]
 
 
 def _case_id(value):

@@ -101,6 +101,9 @@ TEST(Evaluator, StringEscapesDecodeAsPythonOrStayUnknown) {
             "'\xc3\xa9"
             "AA\n\xf0\x9f\x98\x80'");
   EXPECT_EQ(Render(f.Eval(R"(X = "a\qb\\")")), R"('a\qb\')");
+  // Lengths in code points, escapes decoded.
+  EXPECT_EQ(Render(f.Eval(R"(X = [len("h\u00e9"), len("\x41\U0001F600"), len(""), len("ab\\")])")),
+            "[2, 2, 0, 3]");
   EXPECT_EQ(Render(f.Eval(R"(X = r"\x41")")), R"('\x41')");
   // What cannot be decoded here is unknown, never a wrong string.
   EXPECT_EQ(Render(f.Eval(R"(X = "\N{BULLET}")")), R"(<unknown "\N{BULLET}">)");

@@ -423,13 +423,14 @@ TEST(ScanCommand, SkippedBodiesLoseAndInventNoTest) {
 }
 
 // A parameter value that is a bool or a number the scan cannot work out
-// (`len(s) > 0`, `len(s)` of a module function's local): pytest names the
+// (`len(s) > 0`, `len(s)` of what os.environ holds): pytest names the
 // test by the value (`[True]`, `[3]`); the scan says it cannot, rather
 // than print a stand-in id (it printed `[x0]` and `[x1]`, exit 0).
 TEST(ScanCommand, UnknownBoolOrNumberValuesAreNotGivenStandInIds) {
   TempDir d;
   d.Write("test_values.py",
-          "import pytest\n\n\ndef compute():\n    return 'abc'\n\n\n"
+          "import os\nimport pytest\n\n\ndef compute():\n    return os.environ.get('NAMES', "
+          "'abc')\n\n\n"
           "def _values():\n    names = compute()\n"
           "    return [len(names) > 0, len(names)]\n\n\n"
           "@pytest.mark.parametrize('x', _values())\ndef test_a(x):\n    pass\n\n\n"
@@ -443,7 +444,7 @@ TEST(ScanCommand, UnknownBoolOrNumberValuesAreNotGivenStandInIds) {
   ASSERT_TRUE(collected.count("test_values.py::test_a[True]")) << truth.out;
   auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
   EXPECT_EQ(scan.rc, 1) << scan.err;  // a partial answer
-  EXPECT_NE(scan.err.find("test_values.py:13: warning: cannot evaluate parameter value "
+  EXPECT_NE(scan.err.find("test_values.py:14: warning: cannot evaluate parameter value "
                           "`len(names) > 0`"),
             std::string::npos)
       << scan.err;
