@@ -684,6 +684,7 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
   } else {
     // A def whose body is `return <expr>` (after an optional docstring).
     TSNode block = module_.FunctionBody(fn.node);
+    if (ts_node_is_null(block)) return Value::Unknown(fn.text);  // a syntax error in it
     TSNode ret{};
     for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
       TSNode s = ts_node_named_child(block, i);

@@ -84,6 +84,10 @@ FileScan ScanPythonSource(TSParser* parser, const std::string& rel_path, std::st
   ModuleModel model = BuildModuleModel(module);
   Evaluator ev(module, model, snapshot);
   CollectTests(module, model, ev, options, scan);
+  // A body parsed only when module code called it: its syntax error is the
+  // file's, as the full parse would have found.
+  if (auto line = module.LazySyntaxErrorLine())
+    return Skipped(rel_path, *line, "syntax error; pytest would fail to import this file");
   return scan;
 }
 

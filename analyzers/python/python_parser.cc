@@ -39,6 +39,26 @@ TSTree* Parse(TSParser* parser, const std::string& text) {
   return tree;
 }
 
+// The line of the first syntax error (ERROR or MISSING node) under `n`.
+std::optional<int> FirstErrorLine(TSNode n) {
+  if (!ts_node_has_error(n)) return std::nullopt;
+  // Descend towards the first erroneous node, so the line is the one a
+  // person would look at rather than the enclosing block's first line.
+  for (;;) {
+    if (ts_node_is_missing(n) || Is(n, "ERROR")) return ParsedModule::FirstLine(n);
+    bool descended = false;
+    for (uint32_t i = 0, c = ts_node_child_count(n); i < c; ++i) {
+      TSNode child = ts_node_child(n, i);
+      if (ts_node_has_error(child) || ts_node_is_missing(child)) {
+        n = child;
+        descended = true;
+        break;
+      }
+    }
+    if (!descended) return ParsedModule::FirstLine(n);
+  }
+}
+
 }  // namespace
 
 ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mode)
@@ -140,11 +160,22 @@ TSNode ParsedModule::FunctionBody(TSNode def) const {
     tree = Parse(parser.get(), source_);
   }
   // The def is the tree's first statement; the same def in the full parse.
-  TSNode lazy_def = ts_node_named_child(ts_tree_root_node(tree), 0);
-  if (!Is(lazy_def, "function_definition") ||
-      ts_node_start_byte(lazy_def) != ts_node_start_byte(def))
-    return body;
+  // A body with a syntax error (hidden from the file's parse, which skipped
+  // it) is no body: never the placeholder, which would run as `0`.
+  TSNode root = ts_tree_root_node(tree);
+  TSNode lazy_def = ts_node_named_child(root, 0);
+  if (ts_node_has_error(root) || !Is(lazy_def, "function_definition") ||
+      ts_node_start_byte(lazy_def) != ts_node_start_byte(def)) {
+    std::optional<int> line = FirstErrorLine(root);
+    if (!lazy_error_line_ || (line && *line < *lazy_error_line_)) lazy_error_line_ = line;
+    return TSNode{};
+  }
   return Field(lazy_def, "body");
+}
+
+std::optional<int> ParsedModule::LazySyntaxErrorLine() const {
+  std::lock_guard<std::mutex> lock(lazy_mu_);
+  return lazy_error_line_;
 }
 
 const DefBody* ParsedModule::Skipped(uint32_t end) const {
@@ -159,25 +190,7 @@ ParsedModule::~ParsedModule() {
   for (auto& [begin, tree] : lazy_) ts_tree_delete(tree);
 }
 
-std::optional<int> ParsedModule::FirstSyntaxErrorLine() const {
-  TSNode n = root();
-  if (!ts_node_has_error(n)) return std::nullopt;
-  // Descend towards the first erroneous node, so the line is the one a
-  // person would look at rather than the enclosing block's first line.
-  for (;;) {
-    if (ts_node_is_missing(n) || Is(n, "ERROR")) return FirstLine(n);
-    bool descended = false;
-    for (uint32_t i = 0, c = ts_node_child_count(n); i < c; ++i) {
-      TSNode child = ts_node_child(n, i);
-      if (ts_node_has_error(child) || ts_node_is_missing(child)) {
-        n = child;
-        descended = true;
-        break;
-      }
-    }
-    if (!descended) return FirstLine(n);
-  }
-}
+std::optional<int> ParsedModule::FirstSyntaxErrorLine() const { return FirstErrorLine(root()); }
 
 bool ParsedModule::DeeperThan(uint32_t limit) const {
   // Every level of nesting below a node spends at least one byte of its

@@ -59,9 +59,12 @@ class ParsedModule {
   size_t skipped_bodies() const { return skipped_.size(); }
   // The body of a function definition: for a module-level def whose body
   // was skipped, that body parsed now, once (its nodes are of another tree
-  // but have the source's bytes and lines, as in the full parse). Module
-  // code calls few of its functions, and most files none.
+  // but have the source's bytes and lines, as in the full parse), or a null
+  // node if it has a syntax error. Module code calls few of its functions,
+  // and most files none.
   TSNode FunctionBody(TSNode def) const;
+  // The first line of a syntax error in a body FunctionBody parsed, if any.
+  std::optional<int> LazySyntaxErrorLine() const;
 
   // The line of the first syntax error (ERROR or MISSING node), if any.
   // Whether the syntax tree nests deeper than `limit` levels, found
@@ -81,6 +84,7 @@ class ParsedModule {
   std::vector<DefBody> skipped_;  // sorted by begin
   mutable std::mutex lazy_mu_;
   mutable std::map<size_t, TSTree*> lazy_;  // FunctionBody's trees by body begin
+  mutable std::optional<int> lazy_error_line_;
 };
 
 // A TSParser set up for Python; one per thread.

@@ -301,8 +301,10 @@ Value SetattrRunner::CallFunction(const Value& fn, const std::vector<Value>& arg
     }
   }
   if (k != args.size()) return Value::Unknown(std::string(m_.Text(at)));
+  TSNode body = m_.FunctionBody(fn.node);
+  if (ts_node_is_null(body)) return Value::Unknown(std::string(m_.Text(at)));
   ++depth_;
-  Flow flow = Block(m_.FunctionBody(fn.node), callee);
+  Flow flow = Block(body, callee);
   --depth_;
   if (flow == Flow::kStop) return Value::Unknown(std::string(m_.Text(at)));
   return flow == Flow::kReturn ? callee.ret : Value::None();

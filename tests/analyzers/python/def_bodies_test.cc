@@ -201,6 +201,22 @@ TEST(DefBodies, LexicalCornersParseAsInFull) {
   for (const Case& c : cases) EXPECT_EQ(CheckAgainstFullParse(c.src, c.what), c.skipped) << c.what;
 }
 
+TEST(DefBodies, AModuleFunctionBodyWithASyntaxErrorIsNoBody) {
+  // The file's parse skipped the body, so only the body's own parse sees
+  // the error: no body rather than the placeholder (which would run as 0).
+  std::string src = "def f():\n    x = = 1\n    return x\n\ndef g():\n    return 2\n";
+  auto parser = NewPythonParser();
+  ParsedModule m(parser.get(), src, BodyParsing::kSkipDefBodies);
+  ASSERT_EQ(m.skipped_bodies(), 2u);
+  EXPECT_FALSE(m.FirstSyntaxErrorLine());
+  TSNode f = ts_node_named_child(m.root(), 0), g = ts_node_named_child(m.root(), 1);
+  EXPECT_FALSE(m.LazySyntaxErrorLine());
+  EXPECT_TRUE(ts_node_is_null(m.FunctionBody(f)));
+  EXPECT_EQ(m.LazySyntaxErrorLine(), 2);  // the full parse's line
+  ASSERT_FALSE(ts_node_is_null(m.FunctionBody(g)));
+  EXPECT_EQ(m.Text(m.FunctionBody(g)), "return 2");
+}
+
 TEST(DefBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
   std::string src = "class T:\n    def f(self):\n        a = 1\n        b = 2  # x\n\nx = 1\n";
   auto bodies = FindDefBodies(src);

@@ -455,6 +455,25 @@ TEST(ScanCommand, UnknownBoolOrNumberValuesAreNotGivenStandInIds) {
   for (const auto& id : lines) EXPECT_TRUE(collected.count(id)) << id;
 }
 
+// A syntax error in a module function's body, which the file's parse
+// skips, is still the file's when module code runs the function: pytest
+// fails to import it and collects nothing, so the scan prints no test.
+TEST(ScanCommand, ASyntaxErrorInACalledModuleFunctionIsTheFiles) {
+  TempDir d;
+  d.Write("test_se.py",
+          "import pytest\n\n\ndef _v():\n    x = = 1\n    return [1, 2]\n\n\n"
+          "@pytest.mark.parametrize('x', _v())\ndef test_a(x):\n    pass\n\n\n"
+          "def test_b():\n    pass\n");
+  auto truth =
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
+  EXPECT_NE(truth.rc, 0);
+  EXPECT_NE(truth.out.find("no tests collected, 1 error"), std::string::npos) << truth.out;
+  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
+  EXPECT_EQ(scan.rc, 1);
+  EXPECT_EQ(scan.out, "");
+  EXPECT_NE(scan.err.find("test_se.py:5: error: syntax error"), std::string::npos) << scan.err;
+}
+
 // Parametrize ids from string values with every escape Python decodes in a
 // str (examples/string_ids): pytest builds them from the decoded text.
 TEST(ScanCommand, EscapedStringValuesGiveTheIdsPytestGives) {
