@@ -1,5 +1,7 @@
 #include "analyzers/python/module_model.h"
 
+#include <cctype>
+
 namespace testmap::python {
 namespace {
 
@@ -103,7 +105,50 @@ class ModelBuilder {
     model_.statements.push_back({Statement::Kind::kImport, local, -1, {}});
   }
 
+  // Whether `s`'s text, or that of a module function defined above that it
+  // names, holds `what` (a `for` loop that calls a helper which setattrs).
+  bool Mentions(TSNode s, std::string_view what) const {
+    std::string_view text = m_.Text(s);
+    if (text.find(what) != std::string_view::npos) return true;
+    for (const FunctionDef& f : model_.functions)
+      if (m_.Text(f.def).find(what) != std::string_view::npos) {
+        for (size_t at = text.find(f.name); at != std::string_view::npos;
+             at = text.find(f.name, at + 1)) {
+          bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
+                                     text[at - 1] == '_' || text[at - 1] == '.');
+          size_t end = at + f.name.size();
+          if (starts && end < text.size() && text[end] == '(') return true;
+        }
+      }
+    return false;
+  }
+
+  // A class made at import time by a call (`Name = type(...)`, a factory
+  // such as make_test_cls_with_patches) or bound through `globals()[...]`:
+  // pytest collects its tests, the scan cannot see them.
+  void NoteClassesMadeByCalls(TSNode s) {
+    TSNode e = ts_node_named_child(s, 0);
+    if (Is(e, "assignment")) {
+      TSNode left = Field(e, "left"), right = Field(e, "right");
+      std::string name = Is(left, "identifier") ? Str(left) : "";
+      bool test_like = name.rfind("Test", 0) == 0 || name.ends_with("Test") ||
+                       name.ends_with("Tests") || name.ends_with("TestCase");
+      if (test_like && Is(right, "call"))
+        model_.notes.push_back({ParsedModule::FirstLine(s),
+                                "class `" + name + "` made by `" + Str(Field(right, "function")) +
+                                    "(...)` is not followed: its tests are missing"});
+    }
+    if (Mentions(s, "globals()["))
+      model_.notes.push_back({ParsedModule::FirstLine(s),
+                              "names bound through globals()[...] by `" + Str(s).substr(0, 60) +
+                                  "` are not followed: a test class made there is missing"});
+  }
+
   void TopLevel(TSNode s) {
+    if (Is(s, "for_statement") && Mentions(s, "globals()["))
+      model_.notes.push_back({ParsedModule::FirstLine(s),
+                              "names bound through globals()[...] in this loop are not "
+                              "followed: a test class made there is missing"});
     TSNode def = Is(s, "decorated_definition") ? Field(s, "definition") : s;
     if (Is(def, "class_definition")) {
       model_.classes.push_back(ReadClass(def, s));
@@ -129,6 +174,7 @@ class ModelBuilder {
           Delete(t);
       }
     } else if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1) {
+      NoteClassesMadeByCalls(s);
       TSNode e = ts_node_named_child(s, 0);
       if (Is(e, "assignment")) {
         TSNode left = Field(e, "left"), right = Field(e, "right");
@@ -146,7 +192,7 @@ class ModelBuilder {
       if (m_.Text(cond).find("__name__") == std::string_view::npos && !OnlyImports(s))
         model_.notes.push_back({ParsedModule::FirstLine(s),
                                 "definitions under `if " + Str(cond) + ":` are not followed"});
-    } else if (Is(s, "for_statement") && m_.Text(s).find("setattr(") != std::string_view::npos) {
+    } else if (Is(s, "for_statement") && Mentions(s, "setattr(")) {
       model_.statements.push_back({Statement::Kind::kBlock, "", -1, s});
     } else if ((Is(s, "try_statement") || Is(s, "with_statement") || Is(s, "for_statement")) &&
                (m_.Text(s).find("class ") != std::string_view::npos ||

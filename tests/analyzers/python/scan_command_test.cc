@@ -474,6 +474,55 @@ TEST(ScanCommand, ASyntaxErrorInACalledModuleFunctionIsTheFiles) {
   EXPECT_NE(scan.err.find("test_se.py:5: error: syntax error"), std::string::npos) << scan.err;
 }
 
+// Import-time code that makes tests, as real PyTorch files do
+// (test_spectral_ops.py's doc tests, test_fake_tensor.py's Propagate*
+// classes): a loop that calls a helper which setattrs is followed, exactly;
+// a class made by a call or bound through globals() is not, and says so
+// (both scanned as complete answers with those tests missing, exit 0).
+TEST(ScanCommand, TestsMadeAtImportTimeAreFollowedOrReported) {
+  TempDir d;
+  d.Write("test_helper_setattr.py",
+          "from torch.testing._internal.common_device_type import "
+          "instantiate_device_type_tests\n"
+          "from torch.testing._internal.common_utils import TestCase\n\n\n"
+          "class TestDocs(TestCase):\n    def test_base(self, device):\n        pass\n\n\n"
+          "def generate_test(name):\n    def test(self, device):\n        pass\n\n"
+          "    setattr(TestDocs, 'test_' + name, test)\n\n\n"
+          "for name in ['fft', 'ifft']:\n    generate_test(name)\n\n"
+          "instantiate_device_type_tests(TestDocs, globals(), only_for='cpu')\n");
+  d.Write("test_made_classes.py",
+          "from torch.testing._internal.common_utils import TestCase\n\n\n"
+          "class FooTest(TestCase):\n    def test_a(self):\n        pass\n\n\n"
+          "BarTest = type('BarTest', (FooTest,), {})\n\n\n"
+          "def register(name):\n    globals()[name] = type(name, (FooTest,), {})\n\n\n"
+          "register('BazTest')\n");
+  auto truth =
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
+  ASSERT_EQ(truth.rc, 0) << truth.out << truth.err;
+  std::set<std::string> collected;
+  for (const auto& line : Lines(truth.out))
+    if (line.find("::") != std::string::npos) collected.insert(line);
+  ASSERT_EQ(collected.size(), 6u) << truth.out;
+  auto helper = Testmap({"scan", "test_helper_setattr.py", "--no-cache", "--format", "nodeids"},
+                        d.path().string());
+  EXPECT_EQ(helper.rc, 0) << helper.err;
+  auto helper_ids = Lines(helper.out);
+  EXPECT_EQ(std::set<std::string>(helper_ids.begin(), helper_ids.end()),
+            (std::set<std::string>{"test_helper_setattr.py::TestDocsCPU::test_base_cpu",
+                                   "test_helper_setattr.py::TestDocsCPU::test_fft_cpu",
+                                   "test_helper_setattr.py::TestDocsCPU::test_ifft_cpu"}));
+  auto made = Testmap({"scan", "test_made_classes.py", "--no-cache", "--format", "nodeids"},
+                      d.path().string());
+  EXPECT_EQ(made.rc, 1);  // a partial answer
+  EXPECT_NE(made.err.find("test_made_classes.py:9: warning: class `BarTest` made by `type(...)`"),
+            std::string::npos)
+      << made.err;
+  EXPECT_NE(made.err.find("test_made_classes.py:16: warning: names bound through globals()"),
+            std::string::npos)
+      << made.err;
+  for (const auto& id : Lines(made.out)) EXPECT_TRUE(collected.count(id)) << id;
+}
+
 // Parametrize ids from string values with every escape Python decodes in a
 // str (examples/string_ids): pytest builds them from the decoded text.
 TEST(ScanCommand, EscapedStringValuesGiveTheIdsPytestGives) {
