@@ -395,16 +395,22 @@ add_tests()
 
 namespace {
 
-// The ids `testmap scan` prints for an example directory against what real
-// pytest collects from it; returns how many pytest collected.
-size_t ExpectScanCollectsAsPytest(const std::string& example) {
-  std::string dir = testmap::testing::SourcePath(example);
+// The node ids real pytest collects from `dir` (which must import cleanly).
+std::set<std::string> PytestCollects(const std::string& dir) {
   auto truth = Python(
       {"-W", "ignore", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, dir);
   EXPECT_EQ(truth.rc, 0) << truth.out << truth.err;
   std::set<std::string> collected;
   for (const auto& line : Lines(truth.out))
     if (line.find("::") != std::string::npos) collected.insert(line);
+  return collected;
+}
+
+// The ids `testmap scan` prints for an example directory against what real
+// pytest collects from it; returns how many pytest collected.
+size_t ExpectScanCollectsAsPytest(const std::string& example) {
+  std::string dir = testmap::testing::SourcePath(example);
+  std::set<std::string> collected = PytestCollects(dir);
   auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, dir);
   EXPECT_EQ(scan.rc, 0) << scan.err;
   auto lines = Lines(scan.out);
@@ -435,13 +441,8 @@ TEST(ScanCommand, UnknownBoolOrNumberValuesAreNotGivenStandInIds) {
           "    return [len(names) > 0, len(names)]\n\n\n"
           "@pytest.mark.parametrize('x', _values())\ndef test_a(x):\n    pass\n\n\n"
           "@pytest.mark.parametrize('y', [1, 'b'])\ndef test_b(y):\n    pass\n");
-  auto truth =
-      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
-  ASSERT_EQ(truth.rc, 0) << truth.out << truth.err;
-  std::set<std::string> collected;
-  for (const auto& line : Lines(truth.out))
-    if (line.find("::") != std::string::npos) collected.insert(line);
-  ASSERT_TRUE(collected.count("test_values.py::test_a[True]")) << truth.out;
+  std::set<std::string> collected = PytestCollects(d.path().string());
+  ASSERT_TRUE(collected.count("test_values.py::test_a[True]"));
   auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
   EXPECT_EQ(scan.rc, 1) << scan.err;  // a partial answer
   EXPECT_NE(scan.err.find("test_values.py:14: warning: cannot evaluate parameter value "
@@ -496,13 +497,8 @@ TEST(ScanCommand, TestsMadeAtImportTimeAreFollowedOrReported) {
           "BarTest = type('BarTest', (FooTest,), {})\n\n\n"
           "def register(name):\n    globals()[name] = type(name, (FooTest,), {})\n\n\n"
           "register('BazTest')\n");
-  auto truth =
-      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
-  ASSERT_EQ(truth.rc, 0) << truth.out << truth.err;
-  std::set<std::string> collected;
-  for (const auto& line : Lines(truth.out))
-    if (line.find("::") != std::string::npos) collected.insert(line);
-  ASSERT_EQ(collected.size(), 6u) << truth.out;
+  std::set<std::string> collected = PytestCollects(d.path().string());
+  ASSERT_EQ(collected.size(), 6u);
   auto helper = Testmap({"scan", "test_helper_setattr.py", "--no-cache", "--format", "nodeids"},
                         d.path().string());
   EXPECT_EQ(helper.rc, 0) << helper.err;
