@@ -5,6 +5,10 @@
 namespace testmap::python {
 namespace {
 
+// What FunctionDef::calls_setattr and binds_globals look for in a text.
+constexpr std::string_view kSetattrCall = "setattr(";
+constexpr std::string_view kGlobalsBinding = "globals()[";
+
 class ModelBuilder {
  public:
   explicit ModelBuilder(const ParsedModule& m) : m_(m) {}
@@ -105,21 +109,22 @@ class ModelBuilder {
     model_.statements.push_back({Statement::Kind::kImport, local, -1, {}});
   }
 
-  // Whether `s`'s text, or that of a module function defined above that it
-  // names, holds `what` (a `for` loop that calls a helper which setattrs).
-  bool Mentions(TSNode s, std::string_view what) const {
+  // Whether `s`'s text holds `what`, or `s` calls a module function defined
+  // above whose text does (`holds`: a `for` loop that calls a helper which
+  // setattrs).
+  bool Mentions(TSNode s, std::string_view what, bool FunctionDef::*holds) const {
     std::string_view text = m_.Text(s);
     if (text.find(what) != std::string_view::npos) return true;
-    for (const FunctionDef& f : model_.functions)
-      if (m_.Text(f.def).find(what) != std::string_view::npos) {
-        for (size_t at = text.find(f.name); at != std::string_view::npos;
-             at = text.find(f.name, at + 1)) {
-          bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
-                                     text[at - 1] == '_' || text[at - 1] == '.');
-          size_t end = at + f.name.size();
-          if (starts && end < text.size() && text[end] == '(') return true;
-        }
+    for (const FunctionDef& f : model_.functions) {
+      if (!(f.*holds)) continue;
+      for (size_t at = text.find(f.name); at != std::string_view::npos;
+           at = text.find(f.name, at + 1)) {
+        bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
+                                   text[at - 1] == '_' || text[at - 1] == '.');
+        size_t end = at + f.name.size();
+        if (starts && end < text.size() && text[end] == '(') return true;
       }
+    }
     return false;
   }
 
@@ -138,14 +143,14 @@ class ModelBuilder {
                                 "class `" + name + "` made by `" + Str(Field(right, "function")) +
                                     "(...)` is not followed: its tests are missing"});
     }
-    if (Mentions(s, "globals()["))
+    if (Mentions(s, kGlobalsBinding, &FunctionDef::binds_globals))
       model_.notes.push_back({ParsedModule::FirstLine(s),
                               "names bound through globals()[...] by `" + Str(s).substr(0, 60) +
                                   "` are not followed: a test class made there is missing"});
   }
 
   void TopLevel(TSNode s) {
-    if (Is(s, "for_statement") && Mentions(s, "globals()["))
+    if (Is(s, "for_statement") && Mentions(s, kGlobalsBinding, &FunctionDef::binds_globals))
       model_.notes.push_back({ParsedModule::FirstLine(s),
                               "names bound through globals()[...] in this loop are not "
                               "followed: a test class made there is missing"});
@@ -192,7 +197,7 @@ class ModelBuilder {
       if (m_.Text(cond).find("__name__") == std::string_view::npos && !OnlyImports(s))
         model_.notes.push_back({ParsedModule::FirstLine(s),
                                 "definitions under `if " + Str(cond) + ":` are not followed"});
-    } else if (Is(s, "for_statement") && Mentions(s, "setattr(")) {
+    } else if (Is(s, "for_statement") && Mentions(s, kSetattrCall, &FunctionDef::calls_setattr)) {
       model_.statements.push_back({Statement::Kind::kBlock, "", -1, s});
     } else if ((Is(s, "try_statement") || Is(s, "with_statement") || Is(s, "for_statement")) &&
                (m_.Text(s).find("class ") != std::string_view::npos ||
@@ -244,6 +249,9 @@ FunctionDef ReadFunctionDef(const ParsedModule& m, TSNode def, TSNode outer) {
       if (Is(d, "decorator") && ts_node_named_child_count(d) > 0)
         f.decorators.push_back(ts_node_named_child(d, 0));
     }
+  std::string_view text = m.Text(def);
+  f.calls_setattr = text.find(kSetattrCall) != std::string_view::npos;
+  f.binds_globals = text.find(kGlobalsBinding) != std::string_view::npos;
   TSNode params = Field(def, "parameters");
   for (uint32_t i = 0, n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params); i < n;
        ++i) {

@@ -21,6 +21,10 @@ struct FunctionDef {
   TSNode outer{};                   // decorated_definition, or def when undecorated
   std::vector<TSNode> decorators;   // decorator expressions, top to bottom
   std::vector<std::string> params;  // parameter names, in order
+  // What its text holds (body included), looked for once: a call that adds
+  // tests (`setattr(`), a name bound through `globals()[`.
+  bool calls_setattr = false;
+  bool binds_globals = false;
 };
 
 struct ClassMember {

@@ -21,17 +21,13 @@ struct SetattrRunner::Frame {
 SetattrRunner::SetattrRunner(const ParsedModule& module, const ModuleModel& model, Evaluator& ev)
     : m_(module), model_(model), ev_(ev) {}
 
-bool SetattrRunner::CallsSetattr(TSNode n) const {
-  return m_.Text(n).find("setattr(") != std::string_view::npos;
-}
-
 bool SetattrRunner::Wants(const Statement& s) const {
   if (s.kind == Statement::Kind::kBlock) return true;
   if (s.kind != Statement::Kind::kCall) return false;
   TSNode callee = Field(s.node, "function");
   if (!Is(callee, "identifier")) return false;
   auto fn = model_.function_index.find(std::string(m_.Text(callee)));
-  return fn != model_.function_index.end() && CallsSetattr(model_.functions[fn->second].def);
+  return fn != model_.function_index.end() && model_.functions[fn->second].calls_setattr;
 }
 
 bool SetattrRunner::Stop(TSNode at, std::string why) {

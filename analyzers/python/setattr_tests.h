@@ -66,7 +66,6 @@ class SetattrRunner {
   Value Expr(TSNode e, Frame& f);
   Value CallFunction(const Value& fn, const std::vector<Value>& args, TSNode at);
   bool Stop(TSNode at, std::string why);
-  bool CallsSetattr(TSNode n) const;
 
   const ParsedModule& m_;
   const ModuleModel& model_;
