@@ -201,6 +201,28 @@ bool IsDefHeader(std::string_view s, const LogicalLine& l) {
   return StartsWithWord(s, k, "def");
 }
 
+// Where a block whose last token (or comment on its line) ends at `end`
+// ends in tree-sitter's tree: its scanner closes a block only at a comment
+// indented less than the block, so the comment lines that follow it at its
+// own indent or deeper (blank lines between) are the block's.
+size_t EndWithTrailingComments(std::string_view s, size_t end, int block_indent) {
+  const size_t n = s.size();
+  for (size_t eol = s.find('\n', end); eol != std::string_view::npos;) {
+    size_t p = eol + 1;
+    int indent = 0;
+    while (p < n && s[p] == ' ') ++p, ++indent;
+    if (p < n && s[p] == '\r' && p + 1 < n && s[p + 1] == '\n') ++p;
+    if (p < n && s[p] == '\n') {  // a blank line
+      eol = p;
+      continue;
+    }
+    if (p >= n || s[p] != '#' || indent < block_indent) break;
+    eol = s.find('\n', p);
+    end = eol == std::string_view::npos ? n : eol;
+  }
+  return end;
+}
+
 }  // namespace
 
 std::vector<DefBody> FindDefBodies(std::string_view s) {
@@ -221,8 +243,10 @@ std::vector<DefBody> FindDefBodies(std::string_view s) {
            lines[q].max_depth <= kMaxBracketDepth;
     if (!ok) return;
     const LogicalLine& last = lines[m - 1];
-    DefBody b{lines[j + 1].start, last.comment_end ? last.comment_end : last.last_end, 0,
-                 module_level};
+    DefBody b{lines[j + 1].start,
+              EndWithTrailingComments(s, last.comment_end ? last.comment_end : last.last_end,
+                                      lines[j + 1].indent),
+              0, module_level};
     row += static_cast<int>(std::count(s.begin() + row_at, s.begin() + b.end - 1, '\n'));
     row_at = b.end - 1;
     b.end_row = row;

@@ -23,7 +23,9 @@ namespace testmap::python {
 
 struct DefBody {
   size_t begin = 0;           // first byte of the body's first statement
-  size_t end = 0;             // one past its last token, or a comment after it on its line
+  size_t end = 0;             // one past its last token, or the last comment that is the body's
+                              // (after the token on its line, or on lines of their own
+                              // indented as deep as the body: tree-sitter's tree has them)
   int end_row = 0;            // 0-based line of that token
   bool module_level = false;  // a module-level def's (else a method's)
 };

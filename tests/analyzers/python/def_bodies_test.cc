@@ -169,6 +169,22 @@ TEST(DefBodies, LexicalCornersParseAsInFull) {
        "class T:\n    def test_a(self):\n        self.f(True)  # c\n# col zero\n\n"
        "    # between\n    def test_b(self):\n        x = (1,  # in brackets\n 2)\n",
        2},
+      {"comment lines at the body's indent after it, then at the member's",
+       "class T:\n    def test_a(self):\n        x = 1\n        # c1\n\n        # c2\n"
+       "    # member\n        # not the body's\n    def test_b(self):\n        pass\n",
+       2},
+      {"comment lines after a nested block, deeper and at the body's indent",
+       "class T:\n    def test_a(self):\n        if x:\n            y()\n            # deep\n"
+       "        # body\n    def test_b(self):\n        pass\n          # deeper\n",
+       2},
+      {"module function with comment lines after it, then code",
+       "def f():\n    return 1\n    # trailing\n\n      # deeper\nx = f()\n", 1},
+      {"comment lines at the body's indent, crlf",
+       "class T:\r\n    def test_a(self):\r\n        pass\r\n        # c\r\n\r\n"
+       "    def test_b(self):\r\n        pass  # t\r\n        # c\r\n",
+       2},
+      {"comment line at the body's indent at the end, no newline",
+       "def f():\n    return 1\n    # end", 1},
       {"one-line and nested class",
        "class T:\n    def f(self): return 1\n    class Inner:\n        def g(self):\n"
        "            pass\n",
@@ -224,6 +240,14 @@ TEST(DefBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
   EXPECT_EQ(src.substr(bodies[0].begin, bodies[0].end - bodies[0].begin),
             "a = 1\n        b = 2  # x");
   EXPECT_EQ(bodies[0].end_row, 3);
+
+  // Comment lines as deep as the body are its own, up to one that is not.
+  src = "def f():\n    a = 1\n\n    # one\n      # two\n  # not\n    # not\nx = 1\n";
+  bodies = FindDefBodies(src);
+  ASSERT_EQ(bodies.size(), 1u);
+  EXPECT_EQ(src.substr(bodies[0].begin, bodies[0].end - bodies[0].begin),
+            "a = 1\n\n    # one\n      # two");
+  EXPECT_EQ(bodies[0].end_row, 4);
 }
 
 }  // namespace
