@@ -52,6 +52,7 @@ int RunScan(const BackendArgs& a) {
   o.torch_python = TorchPython(a.torch_python);
   o.jobs = a.jobs;
   o.cache_dir = a.cache.Dir();
+  o.snapshot_dir = a.cache.SnapshotDir();
   core::Progress progress("testmap backend scan: reading C++", "files");
   if (progress.enabled())
     o.progress = [&](size_t done, size_t total) {

@@ -46,6 +46,7 @@ int RunScan(const ScanArgs& a) {
   if (o.snapshot_file.empty() && o.torch_python.empty())
     o.torch_python = torch_snapshot::DefaultTorchPython(&python_source);
   o.cache_dir = a.cache.Dir();
+  o.snapshot_dir = a.cache.SnapshotDir();
   py::ScanFormat format = a.format == "json"      ? py::ScanFormat::kJson
                           : a.format == "jsonl"   ? py::ScanFormat::kJsonl
                           : a.format == "nodeids" ? py::ScanFormat::kNodeids

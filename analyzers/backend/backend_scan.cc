@@ -50,7 +50,7 @@ BackendScan ScanBackend(const BackendScanOptions& options) {
   std::unique_ptr<torch_snapshot::TorchSnapshot> snapshot;
   try {
     std::string dir =
-        options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir;
+        options.snapshot_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.snapshot_dir;
     snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(torch_snapshot::LoadTorchSnapshot(
         torch_snapshot::EnsureTorchSnapshot(options.torch_python, dir)));
   } catch (const std::exception& e) {

@@ -18,6 +18,7 @@ struct BackendScanOptions {
   std::string build_dir;           // compile_commands.json lives here; empty: default flags
   std::string torch_python;        // the Python whose torch the backend builds against
   std::string cache_dir;           // empty: no cache
+  std::string snapshot_dir;        // the torch snapshot's, cache or not; empty: the default
   int jobs = 0;                    // Clang reader threads; 0: all cores
   std::string clang_reader;        // empty: next to the running executable
   // Called as C++ units are read (done of total).

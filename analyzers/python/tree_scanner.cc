@@ -194,7 +194,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
     try {
       snapshot_path = torch_snapshot::EnsureTorchSnapshot(
           options.torch_python,
-          options.cache_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.cache_dir);
+          options.snapshot_dir.empty() ? torch_snapshot::DefaultCacheDir() : options.snapshot_dir);
     } catch (const std::exception& e) {
       snapshot_error = e.what();
       result.snapshot_setup_error = snapshot_error;

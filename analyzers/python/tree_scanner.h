@@ -33,7 +33,10 @@ struct TreeScanOptions {
   // whose torch is snapshotted (and cached) when a file first needs it.
   std::string snapshot_file;
   std::string torch_python;
-  std::string cache_dir;  // scan cache and snapshots; empty: no cache
+  std::string cache_dir;  // the scan cache; empty: none
+  // Where a snapshot made from torch_python is kept, with or without a
+  // scan cache (making one imports torch: seconds); empty: the default.
+  std::string snapshot_dir;
   std::function<void(size_t done, size_t total)> progress;  // called from one thread
   // When set, the result's `output` holds the rendered output in this
   // format, and with a cache_dir a tree whose files, options and snapshot

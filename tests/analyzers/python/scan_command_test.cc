@@ -236,6 +236,27 @@ TEST(ScanCommand, DefaultPythonIsTheActiveVirtualenvAndWithoutTorchTheAnswerIsPa
   EXPECT_NE(r.out.find("test_cumsum_dtype_float32"), std::string::npos) << r.out;
 }
 
+TEST(ScanCommand, NoCacheStillTakesTheSnapshotFromTheNamedCacheDir) {
+  // --no-cache caches no file's result, but the torch snapshot (seconds of
+  // importing torch to make) still lives in --cache-dir, not the default.
+  TempDir d;
+  d.Write("test_cumsum.py", kNeedsMetadata);
+  fs::path named = d.path() / "named", fallback = d.path() / "default";
+  fs::path real = fs::path(testmap::torch_snapshot::EnsureTorchSnapshot(
+                               TESTMAP_PYTHON, testmap::torch_snapshot::DefaultCacheDir()))
+                      .parent_path();
+  fs::create_directories(named);
+  fs::copy(real, named / "torch-snapshots", fs::copy_options::recursive);
+  auto r = Testmap({"scan", "--no-cache", "--cache-dir", named.string(), "--torch-python",
+                    TESTMAP_PYTHON, "--format", "nodeids", "."},
+                   d.path().string(), {{"TESTMAP_CACHE_DIR", fallback.string()}});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("test_cumsum_dtype_float32"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(fallback)) << "the snapshot was made in the default cache";
+  EXPECT_FALSE(fs::exists(named / "scan")) << "--no-cache cached results";
+  EXPECT_FALSE(fs::exists(named / "scan-output")) << "--no-cache cached the output";
+}
+
 TEST(ScanCommand, ImportThePinnedTorchLacksCollectsNothing) {
   TempDir d;
   d.Write("test_a.py", kPlain);
