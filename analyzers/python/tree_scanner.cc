@@ -208,8 +208,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   // input whether or not a file needs it. Parsing it waits for a file that
   // does, so that a warm scan never pays for it.
   std::string snapshot_identity;
+  std::string bytes;  // the snapshot's, parsed when a file first needs it
   if (!options.snapshot_file.empty()) {
-    std::string bytes;
     uint64_t size = 0;
     if (ReadFile(options.snapshot_file, uint64_t{1} << 30, &bytes, &size) != ReadResult::kOk)
       throw core::InputError(options.snapshot_file, 0, "cannot read the torch snapshot");
@@ -222,17 +222,19 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   } else if (!snapshot_path.empty()) {
     // The version reported must not depend on whether some file needed
     // the snapshot's content (a warm scan needs none).
-    std::string bytes;
     uint64_t size = 0;
     if (ReadFile(snapshot_path, uint64_t{1} << 30, &bytes, &size) == ReadResult::kOk)
       result.torch_version = torch_snapshot::SnapshotTorchVersion(bytes);
+    else
+      bytes.clear();
   }
   SnapshotSource source = [&]() -> const torch_snapshot::TorchSnapshot* {
     std::call_once(snapshot_once, [&] {
       if (snapshot_path.empty()) return;
       try {
         snapshot = std::make_unique<torch_snapshot::TorchSnapshot>(
-            torch_snapshot::LoadTorchSnapshot(snapshot_path));
+            bytes.empty() ? torch_snapshot::LoadTorchSnapshot(snapshot_path)
+                          : torch_snapshot::ParseTorchSnapshot(snapshot_path, bytes));
       } catch (const std::exception& e) {
         snapshot_load_error = e.what();
       }

@@ -665,7 +665,10 @@ void ReadSnapshot(const SnapshotReader& r, dom::object j, TorchSnapshot& s) {
 }  // namespace
 
 TorchSnapshot LoadTorchSnapshot(const std::string& path) {
-  std::string text = ReadFile(path);
+  return ParseTorchSnapshot(path, ReadFile(path));
+}
+
+TorchSnapshot ParseTorchSnapshot(const std::string& path, const std::string& text) {
   dom::parser parser;
   dom::element root;
   if (auto error = parser.parse(text).get(root))

@@ -170,6 +170,9 @@ std::string SnapshotTorchVersion(std::string_view bytes);
 // `malformed torch snapshot: ...` naming a missing or mistyped key, a bad
 // index) or an unknown format version, and never returns part of a snapshot.
 TorchSnapshot LoadTorchSnapshot(const std::string& path);
+// The same, for the bytes of `path` already read (a scan reads them once,
+// to key its cache, and parses them only when a file needs them).
+TorchSnapshot ParseTorchSnapshot(const std::string& path, const std::string& bytes);
 
 // Returns the path of a snapshot for the torch that `python` imports,
 // creating it under `cache_dir` when missing. The cache key is torch's
