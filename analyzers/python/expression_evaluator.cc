@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "analyzers/python/python_arithmetic.h"
+
 namespace testmap::python {
 namespace {
 
@@ -148,7 +150,7 @@ bool PythonEquals(const Value& a, const Value& b, bool* known) {
   }
   // An object the snapshot knows only as "not None" is unequal to None;
   // against anything else it is unknown.
-  if (a.kind == K::kObject || b.kind == K::kObject) {
+  if (a.kind == K::kObject || b.kind == K::kObject || a.kind == K::kNamed || b.kind == K::kNamed) {
     *known = a.kind == K::kNone || b.kind == K::kNone;
     return false;
   }
@@ -371,9 +373,8 @@ Value Evaluator::EvalUncached(TSNode n, const Locals* locals) {
   if (type == "unary_operator") {
     Value v = Eval(Field(n, "argument"), locals);
     std::string op(module_.Text(Field(n, "operator")));
-    if (op == "-" && v.kind == Value::Kind::kInt) return Value::Int(-v.i);
-    if (op == "-" && v.kind == Value::Kind::kFloat) return Value::Float(-v.f);
-    if (op == "+" && (v.kind == Value::Kind::kInt || v.kind == Value::Kind::kFloat)) return v;
+    Value out;
+    if (NumberSign(op, v, Text(n), &out)) return out;
     return Value::Unknown(Text(n));
   }
   if (type == "comparison_operator") return EvalComparison(n, locals);
@@ -508,6 +509,9 @@ Value Evaluator::EvalName(const std::string& name, TSNode node, const Locals* lo
     v.text = name;
     return v;
   }
+  // Not bound in the module: Python looks in builtins (abs, max, Ellipsis).
+  Value builtin;
+  if (ExternalValue("builtins." + name, &builtin)) return builtin;
   return Value::Unknown(name);
 }
 
@@ -596,6 +600,8 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
       return v;
     }
   }
+  Value external;
+  if (ExternalValue(q, &external)) return external;
   return Value::Unknown(ts_node_is_null(node) ? q : Text(node));
 }
 
@@ -827,9 +833,8 @@ Value Evaluator::EvalBinary(TSNode n, const Locals* locals) {
       return a;
     }
     if (a.kind == K::kStr && b.kind == K::kStr) return Value::Str(a.text + b.text);
-    if (a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i + b.i);
   }
-  if (op == "-" && a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i - b.i);
+  if (Value number; NumberArithmetic(op, a, b, Text(n), &number)) return number;
   // Lists do not subtract, intersect or union in Python: these are sets
   // (which the evaluator keeps as lists, see set()).
   if ((op == "-" || op == "&" || op == "|") && a.kind == K::kList && b.kind == K::kList) {
@@ -853,14 +858,14 @@ Value Evaluator::EvalBinary(TSNode n, const Locals* locals) {
     return Value::List(std::move(items));
   }
   if (op == "*") {
-    if (a.kind == K::kInt && b.kind == K::kInt) return Value::Int(a.i * b.i);
     if (a.kind == K::kList && b.kind == K::kInt && b.i >= 0 && a.items.size() * b.i < kMaxItems) {
       std::vector<Value> items;
       for (int64_t r = 0; r < b.i; ++r) items.insert(items.end(), a.items.begin(), a.items.end());
       return Value::List(std::move(items));
     }
   }
-  if (op == "%" && a.kind == K::kStr) return Value::Unknown(Text(n));
+  // `"%s" % x` is a str, whose value is unknown here.
+  if (op == "%" && a.kind == K::kStr) return Value::UnknownPrimitive(Text(n));
   return Value::Unknown(Text(n));
 }
 
@@ -936,6 +941,7 @@ bool Evaluator::Truthy(const Value& v, bool* known) {
     case Value::Kind::kSignature:
     case Value::Kind::kModule:
     case Value::Kind::kBuiltin:
+    case Value::Kind::kNamed:
       return true;
     default:
       *known = false;

@@ -104,6 +104,9 @@ class Evaluator {
   bool CallTorchHelper(const std::string& q, const Args& args, TSNode call, Value* out);
   // A plain constant of one of torch's test modules (`TEST_WITH_ROCM`).
   bool TorchConstant(const std::string& q, Value* out);
+  // `torch.channels_last`, `sys.maxsize`, `numpy.pi`: what the snapshot
+  // knows of a name in a module outside torch's test machinery.
+  bool ExternalValue(const std::string& q, Value* out);
   Value FromPlain(const torch_snapshot::PlainValue& v, const std::string& text);
   bool IsInstance(const Value& object, const Value& classes, bool* known);
   // The snapshot's OpInfo/ModuleInfo list an expression names (`op_db`).

@@ -54,6 +54,10 @@ bool IdFromValue(const Value& v, std::string* out) {
     case Value::Kind::kClass:
       *out = v.text.substr(v.text.rfind('.') + 1);
       return true;
+    case Value::Kind::kNamed:  // its __name__
+    case Value::Kind::kModule:
+      *out = v.text;
+      return true;
     case Value::Kind::kCallable:
       // Functions have a __name__; lambdas are "<lambda>".
       *out = Is(v.node, "lambda") ? "<lambda>" : v.text;

@@ -35,6 +35,8 @@ struct Value {
     kObject,     // an object known only by its truthiness (b) and not being None
     kSignature,  // inspect.signature(cls): text: the class's qualified name
     kModule,     // importlib.import_module(...): text: the module's name
+    kNamed,      // an object known only by its __name__ (text): a function, class or
+                 // module outside torch's test machinery (torch.add, numpy.float32)
   };
   Kind kind = Kind::kUnknown;
   bool b = false;

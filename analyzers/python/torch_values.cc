@@ -38,6 +38,13 @@ Value Evaluator::FromPlain(const torch_snapshot::PlainValue& v, const std::strin
       o.b = v.truthy;
       return o;
     }
+    case K::kNamed: {
+      Value o = Value::Unknown(v.s);
+      o.kind = Value::Kind::kNamed;
+      return o;
+    }
+    case K::kNumber:
+      return Value::UnknownPrimitive(text);
   }
   return Value::Unknown(text);
 }
@@ -172,6 +179,17 @@ bool Evaluator::TorchConstant(const std::string& q, Value* out) {
   auto it = module->second.find(q.substr(dot + 1));
   if (it == module->second.end()) return false;
   *out = FromPlain(it->second, q);
+  return true;
+}
+
+bool Evaluator::ExternalValue(const std::string& q, Value* out) {
+  size_t dot = q.rfind('.');
+  if (dot == std::string::npos) return false;
+  const torch_snapshot::TorchSnapshot* s = snapshot();
+  if (!s) return false;
+  const torch_snapshot::PlainValue* v = s->ExternalName(q.substr(0, dot), q.substr(dot + 1));
+  if (!v || v->kind == torch_snapshot::PlainValue::Kind::kAbsent) return false;
+  *out = FromPlain(*v, q);
   return true;
 }
 

@@ -289,6 +289,60 @@ def module_names(modules):
     return out
 
 
+# Modules outside torch's test machinery whose names test files pass as
+# parameter values (torch.channels_last, torch.add, sys.maxsize, math.pi):
+# pytest names a test by such a value's __name__ or str(), and torch's
+# parametrize by the value or by its position, so the scan must know which
+# each name is.
+EXTERNAL_MODULES = ("torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.fft",
+                    "torch.special", "torch.sparse", "math", "cmath", "sys", "operator",
+                    "builtins", "numpy")
+
+
+def external_code(v):
+    """plain()'s code, or n<utf-8 length>:<__name__> for a value with a str
+    __name__ (a class, function or module: what pytest names a test by),
+    or # for a number plain() does not spell (inf, nan, a huge int, a
+    complex: str() names it)."""
+    name = safe(lambda: getattr(v, "__name__", None))
+    if isinstance(name, str):
+        return "n%d:%s" % (len(name.encode()), name)
+    if isinstance(v, int) and not isinstance(v, bool) and -2**63 <= v < 2**63:
+        return "i%d;" % v  # sys.maxsize: the row reader reads any int64
+    if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
+        code = plain(v)
+        return "#" if code in ("O", "o") else code
+    return plain(v)
+
+
+def external_names():
+    """Per module of EXTERNAL_MODULES that imports: its public names
+    (sorted) and one row of external_code()s aligned with them."""
+    import importlib
+    import warnings
+    out = {}
+    missing = object()
+    for module_name in EXTERNAL_MODULES:
+        mod = safe(lambda: importlib.import_module(module_name))
+        if mod is None:
+            continue
+        names, codes = [], []
+        for k in sorted(k for k in dir(mod) if isinstance(k, str) and not k.startswith("__")):
+            try:
+                v = getattr(mod, k, missing)
+            except Exception:
+                v = missing
+            # sys.argv and its like vary from run to run: a snapshot must not.
+            if v is missing or (mod is sys and isinstance(v, (list, tuple, dict, set))):
+                continue
+            names.append(k)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # bool(NotImplemented)
+                codes.append(external_code(v))
+        out[module_name] = [names, "".join(codes)]
+    return out
+
+
 def module_alls():
     """`__all__` of torch._refs* and torch._prims*: test files list ops from it."""
     out = {}
@@ -459,6 +513,7 @@ def main():
         "module_constants": module_constants(test_modules),
         "module_names": module_names(test_modules),
         "module_alls": module_alls(),
+        "external_names": external_names(),
         "operator_kernel_keys": list(OPERATOR_KERNEL_KEYS),
         "operator_tags": OPERATOR_TAGS,
         "operators": operator_registry(),

@@ -130,6 +130,14 @@ class RowReader {
     p_ = e + 1;
     return out;
   }
+  // <utf-8 length>:<text>
+  std::string Sized() {
+    size_t n = std::strtoull(std::string(Until(':')).c_str(), nullptr, 10);
+    if (n > t_.size() - p_) Fail("string runs past its attribute row");
+    std::string s(t_.substr(p_, n));
+    p_ += n;
+    return s;
+  }
   PlainValue Read(int depth) {
     using K = PlainValue::Kind;
     if (depth > 8) Fail("nesting too deep");
@@ -152,6 +160,15 @@ class RowReader {
         v.kind = K::kObject;
         v.truthy = c == 'O';
         break;
+      case '#':
+        v.kind = K::kNumber;
+        v.truthy = true;  // unknown, and never read: a number is named by its str()
+        break;
+      case 'n':
+        v.kind = K::kNamed;
+        v.s = Sized();
+        v.truthy = true;
+        break;
       case 'i':
         v.kind = K::kInt;
         v.i = std::strtoll(std::string(Until(';')).c_str(), nullptr, 10);
@@ -167,15 +184,11 @@ class RowReader {
         v.s = Until(';');
         v.truthy = true;
         break;
-      case 's': {
-        size_t n = std::strtoull(std::string(Until(':')).c_str(), nullptr, 10);
-        if (p_ + n > t_.size()) Fail("string runs past its attribute row");
+      case 's':
         v.kind = K::kStr;
-        v.s = t_.substr(p_, n);
-        v.truthy = n != 0;
-        p_ += n;
+        v.s = Sized();
+        v.truthy = !v.s.empty();
         break;
-      }
       case '[':
         v.kind = K::kList;
         while (p_ < t_.size() && t_[p_] != ']') v.items.push_back(Read(depth + 1));
@@ -287,6 +300,12 @@ const PlainValue* TorchSnapshot::ModuleAttribute(const ModuleInfoEntry& m,
   return Column(module_attr_names, m.attrs, name);
 }
 
+const PlainValue* TorchSnapshot::ExternalName(const std::string& module,
+                                              std::string_view name) const {
+  auto it = external_names.find(module);
+  return it == external_names.end() ? nullptr : Column(it->second.names, it->second.values, name);
+}
+
 std::optional<bool> TorchSnapshot::ModuleHasName(const std::string& module,
                                                  std::string_view name) const {
   auto it = module_names.find(module);
@@ -348,6 +367,7 @@ namespace dom = simdjson::dom;
 class SnapshotReader {
  public:
   explicit SnapshotReader(const std::string& path) : path_(path) {}
+  const std::string& path() const { return path_; }
 
   // Names the list entry (`ops[12]`) or map member (`module_constants.M`)
   // that the keys read while it lives belong to, for messages.
@@ -605,6 +625,18 @@ std::vector<std::string> ModuleNames(const SnapshotReader& r, dom::element e) {
   return out;
 }
 
+// [names, row]: the row decoded now (a few thousand values), so that a bad
+// one is the snapshot's error rather than a lookup's.
+TorchSnapshot::ExternalModule ReadExternalModule(const SnapshotReader& r, dom::element e) {
+  dom::array a = r.Array(e, "");
+  if (a.size() != 2) r.Fail("", "is not [names, row]");
+  TorchSnapshot::ExternalModule m;
+  m.names = r.Strings(a.at(0).value_unsafe(), "[0]");
+  if (!std::is_sorted(m.names.begin(), m.names.end())) r.Fail("[0]", "is not sorted");
+  m.values = RowReader(r.View(a.at(1).value_unsafe(), "[1]"), r.path()).Row(m.names.size());
+  return m;
+}
+
 std::map<std::string, PlainValue> ModuleConstants(const SnapshotReader& r, dom::element e) {
   std::map<std::string, PlainValue> out;
   for (auto [name, value] : r.Object(e, "")) out[std::string(name)] = Plain(value);
@@ -638,6 +670,9 @@ void ReadSnapshot(const SnapshotReader& r, dom::object j, TorchSnapshot& s) {
   std::erase_if(s.module_constants, [](const auto& m) { return m.second.empty(); });
   s.module_names = r.Map(r.Get(j, "module_names"), "module_names", ModuleNames);
   s.module_alls = r.Map(r.Get(j, "module_alls"), "module_alls", Strings);
+  // Came later within format 5: a snapshot without it knows no such name.
+  if (auto e = r.Find(j, "external_names"))
+    s.external_names = r.Map(*e, "external_names", ReadExternalModule);
   s.op_lists = r.Map(r.Get(j, "op_lists"), "op_lists", ints);
   s.module_lists = r.Map(r.Get(j, "module_lists"), "module_lists", ints);
   dom::array ops = r.Array(r.Get(j, "ops"), "ops");
@@ -736,6 +771,13 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
     if (!fs::exists(python, ec)) throw std::runtime_error(python + ": no such Python");
   }
   fs::path dir = fs::path(cache_dir) / "torch-snapshots";
+  // A snapshot is named by torch's version.py and the script that takes
+  // it, so that another torch or another testmap takes its own.
+  auto snapshot_name = [](const std::string& origin) {
+    fs::path version_py = fs::path(origin).parent_path() / "version.py";
+    return core::HexDigest(core::ContentHash(ReadFile(version_py.string()) + kSnapshotScript)) +
+           ".json";
+  };
   // Where torch was found last time, with the stat of everything that
   // located it: when none of it changed, the snapshot is served without
   // starting Python (~20 ms, a warm scan's largest cost otherwise).
@@ -748,7 +790,9 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
       target = (dir / sig.substr(a + 1, b - a - 1)).string();  // a name in `dir`
       sig.erase(0, b + 1);
       std::error_code ec;
-      if (!sig.empty() && sig == LocationSignature(python, origin) && fs::exists(target, ec))
+      // The record may be an older testmap's, naming its own snapshot.
+      if (!sig.empty() && sig == LocationSignature(python, origin) && fs::exists(target, ec) &&
+          fs::path(target).filename() == snapshot_name(origin))
         return target;
     }
   }
@@ -764,10 +808,7 @@ std::string EnsureTorchSnapshot(const std::string& python, const std::string& ca
   }
   while (!origin.empty() && (origin.back() == '\n' || origin.back() == '\r')) origin.pop_back();
   if (origin.empty()) throw std::runtime_error(python + " has no torch installed");
-  fs::path version_py = fs::path(origin).parent_path() / "version.py";
-  std::string key =
-      core::HexDigest(core::ContentHash(ReadFile(version_py.string()) + kSnapshotScript));
-  fs::path target = dir / (key + ".json");
+  fs::path target = dir / snapshot_name(origin);
   // Records where torch was found (write, then rename, as for snapshots).
   auto remember = [&] {
     std::string sig = LocationSignature(python, origin);

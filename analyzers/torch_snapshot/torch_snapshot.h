@@ -26,7 +26,19 @@ using DtypeMask = uint64_t;
 // can compare. Functions, dicts and other objects are kObject with their
 // truthiness; kAbsent marks an attribute the object does not have.
 struct PlainValue {
-  enum class Kind : uint8_t { kAbsent, kNone, kBool, kInt, kFloat, kStr, kDtype, kList, kObject };
+  enum class Kind : uint8_t {
+    kAbsent,
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kStr,
+    kDtype,
+    kList,
+    kObject,
+    kNamed,   // an object with a str __name__ (class, function, module): s
+    kNumber,  // a number without a plain spelling (inf, a huge int, complex)
+  };
   Kind kind = Kind::kAbsent;
   bool truthy = false;  // kBool's value; kObject's bool()
   int64_t i = 0;
@@ -110,6 +122,15 @@ struct TorchSnapshot {
   // dir() of each of those modules, sorted: what `from M import X` finds.
   std::map<std::string, std::vector<std::string>> module_names;
   std::map<std::string, std::vector<std::string>> module_alls;  // `torch._refs` -> __all__
+  // What the public names of modules outside torch's test machinery are
+  // (`torch.channels_last` an object, `torch.add` named `add`, `sys.maxsize`
+  // an int): pytest and torch's parametrize name tests by them. See
+  // ExternalName.
+  struct ExternalModule {
+    std::vector<std::string> names;  // sorted
+    std::vector<PlainValue> values;  // aligned with names
+  };
+  std::map<std::string, ExternalModule> external_names;
   std::vector<std::string> operator_kernel_keys;  // `CompositeImplicitAutograd`, `CPU`, ...
   std::vector<std::string> operator_tags;         // torch.Tag names: `core`, `reduction`...
   std::vector<OperatorEntry> operators;           // sorted by name
@@ -140,6 +161,9 @@ struct TorchSnapshot {
   // otherwise be a third of a small scan's time.
   const PlainValue* OpAttribute(const OpInfoEntry& op, std::string_view name) const;
   const PlainValue* ModuleAttribute(const ModuleInfoEntry& m, std::string_view name) const;
+  // What `module.name` is (torch, torch.nn, math, sys, numpy...), or
+  // nullptr if the snapshot does not know that module or name.
+  const PlainValue* ExternalName(const std::string& module, std::string_view name) const;
   // Whether `from module import name` succeeds; nullopt if the snapshot
   // does not know `module`.
   std::optional<bool> ModuleHasName(const std::string& module, std::string_view name) const;

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <vector>
+
+#include "tests/support/command.h"
 
 namespace testmap::python {
 namespace {
@@ -127,6 +130,69 @@ TEST(Evaluator, UnknownsKnownToBePrimitivesSaySo) {
   }
   EXPECT_EQ(primitive,
             (std::vector<bool>{true, true, true, true, true, false, false, false, false}));
+}
+
+TEST(Evaluator, ArithmeticOnNumbersIsPythons) {
+  // Each against what the real interpreter answers; where Python's answer
+  // is no number the evaluator holds (an error, past 64 bits, inf, nan, a
+  // complex), an unknown known to be a number.
+  const std::vector<std::string> exprs = {"1 + 2",
+                                          "7 - 10",
+                                          "6 * -7",
+                                          "7 / 2",
+                                          "-7 // 2",
+                                          "7 // -2",
+                                          "-7 % 3",
+                                          "7 % -3",
+                                          "2 ** 10",
+                                          "2 ** -1",
+                                          "3.5 // 1",
+                                          "-3.5 // 1",
+                                          "-7.5 % 2",
+                                          "7.5 % -2",
+                                          "0.1 + 0.2",
+                                          "True + 1",
+                                          "1e308 * 10",
+                                          "2 ** 63",
+                                          "2 ** 62 * 2",
+                                          "-(-9223372036854775807 - 1)",
+                                          "1 / 0",
+                                          "1 // 0",
+                                          "5 % 0",
+                                          "0.0 ** -1",
+                                          "(-8) ** 0.5",
+                                          "-9223372036854775807 - 1",
+                                          "(-9223372036854775807 - 1) // -1",
+                                          "10 ** 18 + 10 ** 18",
+                                          "-0.0 % 5",
+                                          "1.5 - 1.5",
+                                          "9007199254740993 * 1.0"};
+  std::string script =
+      "import json, sys\nout = []\nfor e in sys.argv[1:]:\n"
+      "    try:\n        v = eval(e)\n    except Exception:\n        v = None\n"
+      "    ok = isinstance(v, int) and -2**63 <= v < 2**63 or isinstance(v, float) and "
+      "v == v and abs(v) != float('inf')\n    out.append(repr(v) if ok else None)\n"
+      "print(json.dumps(out))\n";
+  std::vector<std::string> args = {"-c", script};
+  args.insert(args.end(), exprs.begin(), exprs.end());
+  auto live = testing::Python(args);
+  ASSERT_EQ(live.rc, 0) << live.err;
+  auto truth = nlohmann::json::parse(live.out);
+  ASSERT_EQ(truth.size(), exprs.size());
+  Fixture f;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    Value v = f.Eval("X = " + exprs[i] + "\n");
+    if (truth[i].is_null()) {
+      EXPECT_EQ(v.kind, Value::Kind::kUnknown) << exprs[i] << " gave " << Render(v);
+      EXPECT_TRUE(v.primitive) << exprs[i];
+    } else {
+      EXPECT_EQ(Render(v), truth[i].get<std::string>()) << exprs[i];
+    }
+  }
+  // Anything else stays unknown, not known to be a number: a tensor's
+  // arithmetic is a tensor; a str formatted with % is a str.
+  EXPECT_FALSE(f.Eval("X = f() * 2\n").primitive);
+  EXPECT_TRUE(f.Eval("X = '%s' % f()\n").primitive);
 }
 
 TEST(Evaluator, CompiledCallsInComprehensionsAsInterpreted) {

@@ -439,6 +439,14 @@ size_t ExpectScanCollectsAsPytest(const std::string& example) {
   return collected.size();
 }
 
+// Parameter values that are names from torch and standard modules
+// (torch.channels_last, torch.add, sys.maxsize, math.pi / 2): pytest and
+// torch's parametrize name a test by the value, its __name__ or its
+// position depending on what the name is, which the snapshot records.
+TEST(ScanCommand, NamesFromTorchAndStandardModulesGetTheIdsPytestGives) {
+  EXPECT_EQ(ExpectScanCollectsAsPytest("examples/external_values"), 20u);
+}
+
 // Method and module-level function bodies are not parsed up front
 // (docs/scan.md): examples/def_bodies holds bodies that look like code at
 // class or module level (strings, f-strings, brackets and continuations at

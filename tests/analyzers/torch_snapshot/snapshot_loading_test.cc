@@ -12,6 +12,7 @@
 #include <string>
 
 #include "analyzers/torch_snapshot/torch_snapshot.h"
+#include "tests/support/command.h"
 #include "tests/support/temp_dir.h"
 
 namespace testmap::torch_snapshot {
@@ -241,6 +242,65 @@ TEST(LoadTorchSnapshot, ModuleConstantsKeepTheirNumberKinds) {
   for (const auto& [name, value] : want.items()) ExpectPlain(k.at(name), value, name);
 }
 
+// What names of torch and standard modules are, against the live modules:
+// a __name__ where they have one, numbers by value, other objects opaque.
+TEST(LoadTorchSnapshot, ExternalNamesAreWhatTheLiveModulesHold) {
+  const std::vector<std::string> names = {"torch.add",
+                                          "torch.channels_last",
+                                          "torch.strided",
+                                          "torch.Tensor",
+                                          "torch.nn.functional.relu",
+                                          "torch.nn",
+                                          "math.pi",
+                                          "math.inf",
+                                          "sys.maxsize",
+                                          "operator.mul",
+                                          "builtins.abs",
+                                          "numpy.float32",
+                                          "numpy.e"};
+  std::string script =
+      "import importlib, json, sys\nout = {}\nfor q in sys.argv[1:]:\n"
+      "    m, _, n = q.rpartition('.')\n    v = getattr(importlib.import_module(m), n)\n"
+      "    name = getattr(v, '__name__', None)\n"
+      "    if isinstance(name, str): out[q] = ['named', name]\n"
+      "    elif isinstance(v, (int, float)): out[q] = ['number', repr(v)]\n"
+      "    else: out[q] = ['object', bool(v)]\nprint(json.dumps(out))\n";
+  std::vector<std::string> args = {"-c", script};
+  args.insert(args.end(), names.begin(), names.end());
+  auto live = testing::Python(args);
+  ASSERT_EQ(live.rc, 0) << live.err;
+  json truth = json::parse(live.out);
+  TorchSnapshot s = LoadTorchSnapshot(RealPath());
+  using K = PlainValue::Kind;
+  for (const auto& q : names) {
+    SCOPED_TRACE(q);
+    size_t dot = q.rfind('.');
+    const PlainValue* v = s.ExternalName(q.substr(0, dot), q.substr(dot + 1));
+    ASSERT_NE(v, nullptr);
+    const json& want = truth[q];
+    if (want[0] == "named") {
+      EXPECT_EQ(v->kind, K::kNamed);
+      EXPECT_EQ(v->s, want[1].get<std::string>());
+    } else if (want[0] == "number") {
+      std::string r = want[1];
+      if (r == "inf") {
+        EXPECT_EQ(v->kind, K::kNumber);  // no plain spelling: str() names it
+      } else if (r.find_first_of(".e") == std::string::npos) {
+        EXPECT_EQ(v->kind, K::kInt);
+        EXPECT_EQ(std::to_string(v->i), r);
+      } else {
+        EXPECT_EQ(v->kind, K::kFloat);
+        EXPECT_EQ(v->f, std::stod(r));
+      }
+    } else {
+      EXPECT_EQ(v->kind, K::kObject);
+      EXPECT_EQ(v->truthy, want[1].get<bool>());
+    }
+  }
+  EXPECT_EQ(s.ExternalName("math", "no_such_name"), nullptr);
+  EXPECT_EQ(s.ExternalName("no_such_module", "pi"), nullptr);
+}
+
 TEST(LoadTorchSnapshot, KeysAnOlderOrPartialSnapshotLacksTakeTheirDefaults) {
   json j = RealJson();
   j.erase("operator_tags");  // came later within format 4
@@ -252,8 +312,11 @@ TEST(LoadTorchSnapshot, KeysAnOlderOrPartialSnapshotLacksTakeTheirDefaults) {
     j["modules"][0].erase(key);
   j["modules"][1]["ctor_params"] = nullptr;
   j["ops"][2]["flags"] = {"no_such_flag", "supports_out"};
+  j.erase("external_names");  // came later within format 5
   TorchSnapshot s = LoadTorchSnapshot(testing::WriteTempFile("partial.json", j.dump()));
   EXPECT_TRUE(s.operator_tags.empty());
+  EXPECT_TRUE(s.external_names.empty());
+  EXPECT_EQ(s.ExternalName("math", "pi"), nullptr);
   ASSERT_EQ(s.operators.size(), j["operators"].size());
   for (size_t i = 0; i < s.operators.size(); ++i) {
     EXPECT_EQ(s.operators[i].tags, 0u);
@@ -379,6 +442,29 @@ TEST(LoadTorchSnapshot, BadInputIsARuntimeErrorNamingTheFile) {
          });
        },
        "attribute names are not sorted"},
+      {"external module not [names, row]",
+       [] { return Edited([](json& j) { j["external_names"]["math"] = {"pi"}; }); },
+       "malformed torch snapshot: `external_names.math` is not [names, row]"},
+      {"external names unsorted",
+       [] {
+         return Edited([](json& j) { j["external_names"]["math"] = {{"pi", "e"}, "f1.0;f2.0;"}; });
+       },
+       "malformed torch snapshot: `external_names.math[0]` is not sorted"},
+      {"external row shorter than its names",
+       [] { return Edited([](json& j) {
+              j["external_names"]["math"] = {{"e", "pi"}, "f1.0;"};
+            }); },
+       "malformed torch snapshot: attribute row does not match its columns"},
+      {"external name running past its row",
+       [] { return Edited([](json& j) {
+              j["external_names"]["math"] = {{"e"}, "n99:e"};
+            }); },
+       "malformed torch snapshot: string runs past its attribute row"},
+      {"external row of another type",
+       [] { return Edited([](json& j) {
+              j["external_names"]["math"] = {{"e"}, 5};
+            }); },
+       "malformed torch snapshot: `external_names.math[1]` is not a string"},
       {"unsorted operators",
        [] { return Edited([](json& j) { std::swap(j["operators"][0], j["operators"][1]); }); },
        "operator registry is not sorted by name"},

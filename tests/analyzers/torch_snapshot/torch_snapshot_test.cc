@@ -278,6 +278,28 @@ TEST(TorchSnapshot, AnUnchangedTorchIsServedWithoutStartingPythonAndAnotherIsNot
   EXPECT_EQ(EnsureTorchSnapshot(python, cache), first);
   EXPECT_EQ(starts(), 1u);  // nothing changed: Python not started
 
+  // A record left by a testmap whose snapshot script differed names that
+  // testmap's snapshot: never served to this one (it would lack what this
+  // script records).
+  std::filesystem::path snapshots = d.path() / "cache/torch-snapshots";
+  std::filesystem::copy_file(first, snapshots / "older-script.json");
+  size_t records = 0;
+  for (const auto& e : std::filesystem::directory_iterator(snapshots)) {
+    if (e.path().filename().string().rfind("located-", 0) != 0) continue;
+    auto lines = testing::Lines(testing::ReadFile(e.path().string()));
+    ASSERT_GE(lines.size(), 2u);
+    lines[1] = "older-script.json";
+    std::string text;
+    for (const auto& l : lines) text += l + "\n";
+    d.Write(std::filesystem::relative(e.path(), d.path()).string(), text);
+    ++records;
+  }
+  ASSERT_EQ(records, 1u);
+  EXPECT_EQ(EnsureTorchSnapshot(python, cache), first);
+  EXPECT_EQ(starts(), 2u);  // located anew
+  EXPECT_EQ(EnsureTorchSnapshot(python, cache), first);
+  EXPECT_EQ(starts(), 2u);  // and remembered
+
   // Another torch, first on the path: the Python's file changed, so torch
   // is located anew, found elsewhere, and snapshotted (which fails, since
   // this torch has none of torch's test machinery).
