@@ -16,6 +16,7 @@ constexpr size_t kMaxSteps = 200000;  // statements per top-level run
 struct SetattrRunner::Frame {
   std::shared_ptr<Evaluator::Locals> vars = std::make_shared<Evaluator::Locals>();
   Value ret = Value::None();
+  bool module = false;  // the module's own code: its names are the module's
 };
 
 SetattrRunner::SetattrRunner(const ParsedModule& module, const ModuleModel& model, Evaluator& ev)
@@ -23,11 +24,24 @@ SetattrRunner::SetattrRunner(const ParsedModule& module, const ModuleModel& mode
 
 bool SetattrRunner::Wants(const Statement& s) const {
   if (s.kind == Statement::Kind::kBlock) return true;
-  if (s.kind != Statement::Kind::kCall) return false;
+  bool assign = s.kind == Statement::Kind::kAssign;
+  if ((s.kind != Statement::Kind::kCall && !assign) || !Is(s.node, "call")) return false;
   TSNode callee = Field(s.node, "function");
+  // `FooTest = f(...)`: a class pytest may collect, made by a call.
+  if (assign && (LooksLikeTestClassName(s.name) || IsBuiltinType(callee) ||
+                 ev_.QualifiedName(callee) == kMakeTestClsWithPatches))
+    return true;
   if (!Is(callee, "identifier")) return false;
   auto fn = model_.function_index.find(std::string(m_.Text(callee)));
-  return fn != model_.function_index.end() && model_.functions[fn->second].calls_setattr;
+  if (fn == model_.function_index.end()) return false;
+  const FunctionDef& def = model_.functions[fn->second];
+  return def.calls_setattr || def.binds_globals || def.makes_classes;
+}
+
+bool SetattrRunner::IsBuiltinType(TSNode callee) const {
+  if (!Is(callee, "identifier") || m_.Text(callee) != "type") return false;
+  return !model_.imports.count("type") && !model_.assignments.count("type") &&
+         !model_.function_index.count("type");
 }
 
 bool SetattrRunner::Stop(TSNode at, std::string why) {
@@ -38,15 +52,18 @@ bool SetattrRunner::Stop(TSNode at, std::string why) {
   return false;
 }
 
-bool SetattrRunner::Run(const Statement& s, const ClassOf& class_of, std::vector<AddedTest>* out,
-                        std::string* why, int* line) {
-  class_of_ = &class_of;
-  out_ = out;
+bool SetattrRunner::Run(const Statement& s, ImportTimeHost& host, std::string* why, int* line) {
+  host_ = &host;
+  effects_ = true;
   why_.clear();
   steps_ = 0;
   Frame top;
+  top.module = true;
   if (s.kind == Statement::Kind::kBlock) {
     Statement1(s.node, top);
+  } else if (s.kind == Statement::Kind::kAssign) {
+    Value v = Expr(s.node, top);
+    if (why_.empty()) BindModuleName(s.node, s.name, v, LooksLikeTestClassName(s.name));
   } else {
     Value fn = ev_.Eval(Field(s.node, "function"));
     std::vector<Value> args;
@@ -72,17 +89,15 @@ Value SetattrRunner::CallDef(const Value& fn, const std::vector<Value>& args) {
   // keeps the outer run's state.
   std::string why = std::move(why_);
   size_t steps = steps_;
-  const ClassOf* class_of = class_of_;
-  std::vector<AddedTest>* out = out_;
+  bool effects = effects_;
   why_.clear();
   steps_ = 0;
-  out_ = nullptr;
+  effects_ = false;
   Value r = CallFunction(fn, args, fn.node);
   if (!why_.empty()) r = Value::Unknown(fn.text);
   why_ = std::move(why);
   steps_ = steps;
-  class_of_ = class_of;
-  out_ = out;
+  effects_ = effects;
   return r;
 }
 
@@ -96,8 +111,23 @@ SetattrRunner::Flow SetattrRunner::Block(TSNode block, Frame& f) {
 
 bool SetattrRunner::Assign(TSNode target, const Value& v, Frame& f) {
   if (Is(target, "identifier")) {
-    (*f.vars)[std::string(m_.Text(target))] = v;
-    return true;
+    std::string name(m_.Text(target));
+    (*f.vars)[name] = v;
+    return !f.module || BindModuleName(target, name, v, LooksLikeTestClassName(name));
+  }
+  if (Is(target, "subscript") && IsGlobals(Field(target, "value"), f)) {
+    Value key = Expr(Field(target, "subscript"), f);
+    if (key.kind != Value::Kind::kStr)
+      return Stop(target, "cannot tell which name " + std::string(m_.Text(target)) + " binds");
+    return BindModuleName(target, key.text, v, true);
+  }
+  if (Is(target, "attribute")) {
+    // What pytest never reads of a class: its module, file, qualname, doc.
+    Value object = Expr(Field(target, "object"), f);
+    std::string_view attr = m_.Text(Field(target, "attribute"));
+    if (object.kind == Value::Kind::kClass && object.index >= 0 &&
+        (attr == "__module__" || attr == "__file__" || attr == "__qualname__" || attr == "__doc__"))
+      return true;
   }
   if (Is(target, "pattern_list") || Is(target, "tuple_pattern") || Is(target, "list_pattern")) {
     std::vector<TSNode> names;
@@ -110,6 +140,100 @@ bool SetattrRunner::Assign(TSNode target, const Value& v, Frame& f) {
     return true;
   }
   return Stop(target, "cannot follow assignment to " + std::string(m_.Text(target)));
+}
+
+bool SetattrRunner::IsGlobals(TSNode call, const Frame& f) const {
+  if (!Is(call, "call")) return false;
+  TSNode callee = Field(call, "function");
+  TSNode args = Field(call, "arguments");
+  return Is(callee, "identifier") && m_.Text(callee) == "globals" && !f.vars->count("globals") &&
+         !model_.imports.count("globals") && !model_.assignments.count("globals") &&
+         !model_.function_index.count("globals") && Is(args, "argument_list") &&
+         ts_node_named_child_count(args) == 0;
+}
+
+bool SetattrRunner::BindModuleName(TSNode at, const std::string& name, const Value& v,
+                                   bool strict) {
+  if (!effects_ || !host_) return Stop(at, "a module name bound by a function an expression calls");
+  if (v.kind == Value::Kind::kClass && v.index >= 0) {
+    host_->BindName(name, v.index);
+    return true;
+  }
+  if (v.kind == Value::Kind::kCallable && name.rfind("test", 0) == 0)
+    return Stop(at, "a test function bound at module level as `" + name + "` is not followed");
+  // Values that are no class: data, a function.
+  bool no_class = v.known() && v.kind != Value::Kind::kClass && v.kind != Value::Kind::kObject;
+  if (strict && !no_class) {
+    std::string what = Is(at, "call") ? "`" + std::string(m_.Text(Field(at, "function"))) + "(...)`"
+                                      : "`" + std::string(m_.Text(at)) + "`";
+    return Stop(at,
+                "class `" + name + "` made by " + what + " is not followed: its tests are missing");
+  }
+  host_->BindName(name, -1);
+  return true;
+}
+
+bool SetattrRunner::FactoryArguments(TSNode call, Frame& f, FactoryArgs* out) {
+  TSNode list = Field(call, "arguments");
+  if (!Is(list, "argument_list"))
+    return Stop(call, "cannot follow the arguments of " + std::string(m_.Text(call)));
+  for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
+    TSNode a = ts_node_named_child(list, i);
+    if (Is(a, "comment")) continue;
+    if (Is(a, "list_splat") || Is(a, "dictionary_splat"))
+      return Stop(a, "cannot follow the arguments of " + std::string(m_.Text(call)));
+    if (Is(a, "keyword_argument")) {
+      TSNode value = Field(a, "value");
+      out->keyword[std::string(m_.Text(Field(a, "name")))] = {value, Expr(value, f)};
+    } else {
+      out->positional.push_back({a, Expr(a, f)});
+    }
+  }
+  return true;
+}
+
+bool SetattrRunner::MakesClass(TSNode call, Frame& f, Value* out) {
+  TSNode callee = Field(call, "function");
+  if (Is(callee, "identifier") && f.vars->count(std::string(m_.Text(callee)))) return false;
+  TSNode list = Field(call, "arguments");
+  // type(x) is x's type; type(name, bases, namespace) makes a class.
+  bool type =
+      IsBuiltinType(callee) && Is(list, "argument_list") && ts_node_named_child_count(list) == 3;
+  if (!type && ev_.QualifiedName(callee) != kMakeTestClsWithPatches) return false;
+  *out = Value::Unknown(std::string(m_.Text(call)));
+  if (!effects_ || !host_) return !Stop(call, "a class made by a function an expression calls");
+  FactoryArgs args;
+  if (!FactoryArguments(call, f, &args)) return true;
+  std::string why;
+  int made = -1;
+  if (type) {
+    // A base is a class of the module, or one imported (`TestCase`).
+    auto base = [&](TSNode node, const Value& v, ClassRef* ref) {
+      if (v.kind == Value::Kind::kClass && v.index >= 0) {
+        ref->index = v.index;
+        return true;
+      }
+      TSNode root = node;
+      while (Is(root, "attribute")) root = Field(root, "object");
+      std::string name(m_.Text(root));
+      if (!Is(root, "identifier") || f.vars->count(name) || !model_.imports.count(name) ||
+          model_.assignments.count(name))
+        return false;
+      ref->qualified = ev_.QualifiedName(node);
+      return true;
+    };
+    TypeCall t;
+    if (ReadTypeCall(args, ev_, base, &t, &why)) made = host_->MakeClass(t);
+  } else {
+    PatchedClassCall p;
+    if (ReadPatchedClassCall(args, ev_, &p, &why)) made = host_->MakePatchedClass(p);
+  }
+  if (made < 0)
+    return !Stop(call, "cannot follow `" + std::string(m_.Text(callee)) + "(...)`: " + why);
+  out->kind = Value::Kind::kClass;
+  out->index = made;
+  out->text = host_->ClassName(made);
+  return true;
 }
 
 SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
@@ -128,8 +252,14 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
       if (ts_node_is_null(right)) return Flow::kNext;  // annotation only
       return Assign(Field(e, "left"), Expr(right, f), f) ? Flow::kNext : Flow::kStop;
     }
-    if (Is(e, "call") && ev_.QualifiedName(Field(e, "function")) == "setattr") {
-      if (!out_) {
+    std::string callee = Is(e, "call") ? ev_.QualifiedName(Field(e, "function")) : "";
+    if (LastComponentView(callee) == "instantiate_device_type_tests" ||
+        LastComponentView(callee) == "instantiate_parametrized_tests") {
+      Stop(e, std::string(LastComponentView(callee)) + " in import-time code is not followed");
+      return Flow::kStop;
+    }
+    if (callee == "setattr") {
+      if (!effects_ || !host_) {
         Stop(e, "setattr in a function called by an expression");
         return Flow::kStop;
       }
@@ -157,7 +287,7 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
       // unittest and pytest name the test by its attribute.
       defs_.back().name = name.text;
       const Evaluator::Locals* scope = fn.index >= 0 ? &scopes_[fn.index] : nullptr;
-      out_->push_back({cls.index, name.text, &defs_.back(), scope});
+      host_->AddTest({cls.index, name.text, &defs_.back(), scope});
       return Flow::kNext;
     }
     if (Is(e, "call") || Is(e, "string")) {
@@ -248,15 +378,35 @@ Value SetattrRunner::Expr(TSNode e, Frame& f) {
   if (Is(e, "identifier")) {
     std::string name(m_.Text(e));
     if (auto it = f.vars->find(name); it != f.vars->end()) return it->second;
-    int cls = class_of_ ? (*class_of_)(name) : -1;
+    int cls = host_ ? host_->ClassBound(name) : -1;
     if (cls >= 0) {
-      Value c = Value::Str(name);
+      Value c = Value::Str(host_->ClassName(cls));
       c.kind = Value::Kind::kClass;
       c.index = cls;
       return c;
     }
   }
+  if (Is(e, "attribute") && m_.Text(Field(e, "attribute")) == "__name__" && host_) {
+    Value object = Expr(Field(e, "object"), f);
+    if (object.kind == Value::Kind::kClass && object.index >= 0)
+      return Value::Str(host_->ClassName(object.index));
+  }
+  if (Is(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
+    return Expr(ts_node_named_child(e, 0), f);
+  // A tuple of classes (type()'s bases) holds the module's classes.
+  if (Is(e, "tuple") || Is(e, "list")) {
+    std::vector<Value> items;
+    for (uint32_t i = 0, c = ts_node_named_child_count(e); i < c; ++i) {
+      TSNode item = ts_node_named_child(e, i);
+      if (Is(item, "comment")) continue;
+      if (Is(item, "list_splat")) return ev_.Eval(e, f.vars.get());
+      items.push_back(Expr(item, f));
+    }
+    return Value::List(std::move(items));
+  }
   if (Is(e, "call")) {
+    Value made;
+    if (MakesClass(e, f, &made)) return made;
     Value fn = Expr(Field(e, "function"), f);
     bool ours = fn.kind == Value::Kind::kCallable && Is(fn.node, "function_definition");
     TSNode list = Field(e, "arguments");
