@@ -45,6 +45,11 @@ struct Member {
   const ClassDef* defined_in = nullptr;
   const Evaluator::Locals* closure = nullptr;  // added by setattr: names its def closes over
   bool callable = false;
+  // The function's __name__ where it is not its def's: make_test_cls_with_patches
+  // renames the tests it copies, and instantiate_parametrized_tests names
+  // tests by __name__.
+  std::string renamed;
+  const std::string& name() const { return renamed.empty() ? fn->name : renamed; }
   // Generated tests only:
   Instance instance;
   std::string generic_class, generic_method, record_kind, device;
@@ -209,8 +214,11 @@ class Collector : public ImportTimeHost {
         if (Lookup(b, name)) return true;
       return false;
     };
-    for (const CopiedAttribute& a : PatchedAttributes(dir, call.suffix, bases_have))
-      c.Set(a.to, *Lookup(call.cls, a.from));
+    for (const CopiedAttribute& a : PatchedAttributes(dir, call.suffix, bases_have)) {
+      Member m = *Lookup(call.cls, a.from);
+      if (a.to != a.from && m.fn) m.renamed = a.to;
+      c.Set(a.to, std::move(m));
+    }
     classes_.push_back(std::move(c));
     return static_cast<int>(classes_.size()) - 1;
   }
@@ -430,7 +438,7 @@ class Collector : public ImportTimeHost {
           ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in, generic.closure);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
       for (Instance& inst : ex.instances) {
-        std::string full = generic.fn->name + "_" + inst.suffix;
+        std::string full = generic.name() + "_" + inst.suffix;
         if (Lookup(c, full)) {
           Note(ParsedModule::FirstLine(generic.fn->def), "redefinition of test " + full);
           continue;
@@ -439,7 +447,7 @@ class Collector : public ImportTimeHost {
         g.kind = Member::Kind::kGenerated;
         g.instance = std::move(inst);  // ex is not read again
         g.generic_class = classes_[c].name;
-        g.generic_method = generic.fn->name;
+        g.generic_method = generic.name();
         g.record_kind = "parametrized";
         classes_[c].Set(full, std::move(g));
       }

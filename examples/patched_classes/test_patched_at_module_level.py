@@ -10,7 +10,12 @@ import pytest
 import torch
 import torch._dynamo.testing
 from torch._dynamo.testing import make_test_cls_with_patches
-from torch.testing._internal.common_utils import TestCase
+from torch.testing._internal.common_utils import (
+    instantiate_parametrized_tests,
+    parametrize,
+    subtest,
+    TestCase,
+)
 
 _flag = (torch._dynamo.config, "suppress_errors", True)
 
@@ -70,3 +75,16 @@ class TestPlainChecks:
 
 
 TestPatchedPlainChecks = make_test_cls_with_patches(TestPlainChecks, "Patched", "_p", _flag)
+
+
+# Copied before instantiate_parametrized_tests: the copy's tests are then
+# named after the renamed function (`test_scale_twice_factor_2`).
+class ScaleChecks(TestCase):
+    @parametrize("factor", [2, subtest(3, name="three")])
+    def test_scale(self, factor):
+        pass
+
+
+TwiceScaleChecks = make_test_cls_with_patches(ScaleChecks, "Twice", "_twice", _flag)
+instantiate_parametrized_tests(ScaleChecks)
+instantiate_parametrized_tests(TwiceScaleChecks)
