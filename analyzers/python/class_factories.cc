@@ -34,9 +34,14 @@ bool ReturnsTheTest(const Evaluator& ev, TSNode d) {
 
 bool ReadPatchedClassCall(const FactoryArgs& args, const Evaluator& ev, PatchedClassCall* out,
                           std::string* why) {
+  // `*patches` may follow the three it reads: they change no id.
   const auto* cls = Argument(args, 0, "cls");
   const auto* prefix = Argument(args, 1, "cls_prefix");
   const auto* suffix = Argument(args, 2, "fn_suffix");
+  if (args.splat && args.positional.size() < 3) {
+    *why = "cannot tell which arguments `*` passes";
+    return false;
+  }
   if (!cls || cls->second.kind != Value::Kind::kClass || cls->second.index < 0) {
     *why = "its class is not one defined in this file";
     return false;
@@ -68,7 +73,7 @@ bool ReadPatchedClassCall(const FactoryArgs& args, const Evaluator& ev, PatchedC
 
 bool ReadTypeCall(const FactoryArgs& args, const Evaluator& ev, const BaseOf& base_of,
                   TypeCall* out, std::string* why) {
-  if (args.positional.size() != 3 || !args.keyword.empty()) {
+  if (args.positional.size() != 3 || !args.keyword.empty() || args.splat) {
     *why = "type(...) with other than a name, bases and a namespace";
     return false;
   }

@@ -37,9 +37,11 @@ inline constexpr std::string_view kMakeTestClsWithPatches =
     "torch._dynamo.testing.make_test_cls_with_patches";
 
 // A call's arguments as the interpreter evaluated them, each with its node.
+// After a `*splat` the positions are unknown: `positional` stops there.
 struct FactoryArgs {
   std::vector<std::pair<TSNode, Value>> positional;
   std::map<std::string, std::pair<TSNode, Value>> keyword;
+  bool splat = false;  // a `*x` came after `positional`
 };
 
 // A class value: kClass with `index` the caller's handle of a class of the

@@ -180,12 +180,14 @@ bool SetattrRunner::FactoryArguments(TSNode call, Frame& f, FactoryArgs* out) {
   for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
     TSNode a = ts_node_named_child(list, i);
     if (Is(a, "comment")) continue;
-    if (Is(a, "list_splat") || Is(a, "dictionary_splat"))
+    if (Is(a, "dictionary_splat"))
       return Stop(a, "cannot follow the arguments of " + std::string(m_.Text(call)));
-    if (Is(a, "keyword_argument")) {
+    if (Is(a, "list_splat")) {
+      out->splat = true;
+    } else if (Is(a, "keyword_argument")) {
       TSNode value = Field(a, "value");
       out->keyword[std::string(m_.Text(Field(a, "name")))] = {value, Expr(value, f)};
-    } else {
+    } else if (!out->splat) {
       out->positional.push_back({a, Expr(a, f)});
     }
   }

@@ -29,3 +29,8 @@ for suffix in ["A", "B"]:
 # A name bound to something that is not a class is not collected.
 globals()["Hidden"] = BaseChecks
 globals()["Hidden"] = None
+
+# The loop variable stays bound to the last class: pytest collects it under
+# that name too.
+for base in [BaseChecks]:
+    globals()["Sub" + base.__name__] = type("Sub" + base.__name__, (base,), {})

@@ -71,3 +71,22 @@ class DeviceArithTests(TestCase):
 make_patched_cls(DeviceArithTests)
 instantiate_device_type_tests(DeviceArithTests, globals(), only_for=("cpu",))
 instantiate_device_type_tests(PatchedDeviceArithTests, globals(), only_for="cpu")  # noqa: F821
+
+
+# A helper that returns the copy, called in a loop over classes with the
+# patches passed as `*patches` (the loop variable is deleted afterwards, or
+# pytest would collect the last class a second time under its name).
+_patches = [(torch._dynamo.config, "verbose", False)]
+
+
+def make_verbose_cls(cls, prefix="Verbose"):
+    made = with_patches(cls, prefix, "_verbose", *_patches)
+    globals()[made.__name__] = made
+    return made
+
+
+for test_class in [ArithTests, PatchedArithTests]:  # noqa: F821
+    make_verbose_cls(test_class)
+del test_class
+
+Loud = make_verbose_cls(ArithTests, "Loud")
