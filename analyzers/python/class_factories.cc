@@ -6,7 +6,7 @@ namespace {
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // An argument by position or by keyword (not both: Python's TypeError).
-const std::pair<TSNode, Value>* Argument(const FactoryArgs& args, size_t pos, const char* name) {
+const std::pair<TSNode, Value>* Argument(const EvaluatedArgs& args, size_t pos, const char* name) {
   if (pos < args.positional.size()) return &args.positional[pos];
   auto it = args.keyword.find(name);
   return it == args.keyword.end() ? nullptr : &it->second;
@@ -32,7 +32,7 @@ bool ReturnsTheTest(const Evaluator& ev, TSNode d) {
 
 }  // namespace
 
-bool ReadPatchedClassCall(const FactoryArgs& args, const Evaluator& ev, PatchedClassCall* out,
+bool ReadPatchedClassCall(const EvaluatedArgs& args, const Evaluator& ev, PatchedClassCall* out,
                           std::string* why) {
   // `*patches` may follow the three it reads: they change no id.
   const auto* cls = Argument(args, 0, "cls");
@@ -71,7 +71,7 @@ bool ReadPatchedClassCall(const FactoryArgs& args, const Evaluator& ev, PatchedC
   return true;
 }
 
-bool ReadTypeCall(const FactoryArgs& args, const Evaluator& ev, const BaseOf& base_of,
+bool ReadTypeCall(const EvaluatedArgs& args, const Evaluator& ev, const BaseOf& base_of,
                   TypeCall* out, std::string* why) {
   if (args.positional.size() != 3 || !args.keyword.empty() || args.splat) {
     *why = "type(...) with other than a name, bases and a namespace";

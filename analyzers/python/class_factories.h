@@ -38,7 +38,7 @@ inline constexpr std::string_view kMakeTestClsWithPatches =
 
 // A call's arguments as the interpreter evaluated them, each with its node.
 // After a `*splat` the positions are unknown: `positional` stops there.
-struct FactoryArgs {
+struct EvaluatedArgs {
   std::vector<std::pair<TSNode, Value>> positional;
   std::map<std::string, std::pair<TSNode, Value>> keyword;
   bool splat = false;  // a `*x` came after `positional`
@@ -61,7 +61,7 @@ struct PatchedClassCall {
 // of the module, the prefix or suffix is not a known str, or the decorator
 // is not one known to return the test it is given (unittest's and torch's
 // skip*/expectedFailure decorators, `lambda f: f`).
-bool ReadPatchedClassCall(const FactoryArgs& args, const Evaluator& ev, PatchedClassCall* out,
+bool ReadPatchedClassCall(const EvaluatedArgs& args, const Evaluator& ev, PatchedClassCall* out,
                           std::string* why);
 
 struct TypeCall {
@@ -74,7 +74,7 @@ using BaseOf = std::function<bool(TSNode node, const Value& value, ClassRef* out
 
 // Reads type(name, bases, {}): false with `why` for anything else (a
 // namespace with members, bases that are not all known classes).
-bool ReadTypeCall(const FactoryArgs& args, const Evaluator& ev, const BaseOf& base_of,
+bool ReadTypeCall(const EvaluatedArgs& args, const Evaluator& ev, const BaseOf& base_of,
                   TypeCall* out, std::string* why);
 
 // One attribute of dir(cls) as make_test_cls_with_patches sees it.

@@ -151,6 +151,22 @@ class ModelBuilder {
            Mentions(s, "", &FunctionDef::makes_classes) || CallsClassFactory(m_.Text(s));
   }
 
+  // Whether `e` is `f(...)` or `NAME = f(...)` for f a module function
+  // that makes tests or make_test_cls_with_patches.
+  bool CallsTestMaker(TSNode e) const {
+    TSNode call = e;
+    if (Is(e, "assignment"))
+      call = Is(Field(e, "left"), "identifier") ? Field(e, "right") : TSNode{};
+    if (!Is(call, "call")) return false;
+    TSNode callee = Field(call, "function");
+    auto fn = model_.function_index.find(Str(callee));
+    if (fn != model_.function_index.end()) {
+      const FunctionDef& f = model_.functions[fn->second];
+      return f.calls_setattr || f.binds_globals || f.makes_classes;
+    }
+    return CallsClassFactory(Str(callee) + "(");
+  }
+
   // `globals()[KEY] = VALUE`.
   bool BindsGlobals(TSNode expression) const {
     if (!Is(expression, "assignment")) return false;
@@ -197,6 +213,12 @@ class ModelBuilder {
       } else if (Is(e, "call")) {
         model_.statements.push_back({Statement::Kind::kCall, "", -1, e});
       }
+      // setattr_tests.h runs `f(...)` and `NAME = f(...)` for such an f;
+      // `x = [f(c) for c in classes]` and the like, it does not.
+      if (!BindsGlobals(e) && MakesTests(s) && !CallsTestMaker(e))
+        model_.notes.push_back(
+            {ParsedModule::FirstLine(s), "import-time code in `" + Str(s).substr(0, 60) +
+                                             "` is not followed: tests it makes are missing"});
     } else if (Is(s, "if_statement")) {
       // `if __name__ == "__main__":` runs nothing at import; other
       // conditional definitions depend on the environment.

@@ -55,6 +55,7 @@ bool SetattrRunner::Stop(TSNode at, std::string why) {
 bool SetattrRunner::Run(const Statement& s, ImportTimeHost& host, std::string* why, int* line) {
   host_ = &host;
   effects_ = true;
+  refused_ = false;
   why_.clear();
   steps_ = 0;
   Frame top;
@@ -66,18 +67,8 @@ bool SetattrRunner::Run(const Statement& s, ImportTimeHost& host, std::string* w
     if (why_.empty()) BindModuleName(s.node, s.name, v, LooksLikeTestClassName(s.name));
   } else {
     Value fn = ev_.Eval(Field(s.node, "function"));
-    std::vector<Value> args;
-    TSNode list = Field(s.node, "arguments");
-    for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
-      TSNode a = ts_node_named_child(list, i);
-      if (Is(a, "comment")) continue;
-      if (Is(a, "keyword_argument") || Is(a, "list_splat") || Is(a, "dictionary_splat")) {
-        Stop(a, "cannot follow the arguments of " + std::string(m_.Text(s.node)));
-        break;
-      }
-      args.push_back(Expr(a, top));
-    }
-    if (why_.empty()) CallFunction(fn, args, s.node);
+    EvaluatedArgs args;
+    if (EvaluateArguments(s.node, top, &args)) CallFunction(fn, args, s.node);
   }
   *why = why_;
   *line = why_line_;
@@ -88,16 +79,32 @@ Value SetattrRunner::CallDef(const Value& fn, const std::vector<Value>& args) {
   // A run inside another (a filter evaluated while a generator runs)
   // keeps the outer run's state.
   std::string why = std::move(why_);
+  int why_line = why_line_;
   size_t steps = steps_;
-  bool effects = effects_;
+  bool effects = effects_, refused = refused_;
   why_.clear();
   steps_ = 0;
   effects_ = false;
-  Value r = CallFunction(fn, args, fn.node);
+  refused_ = false;
+  EvaluatedArgs evaluated;
+  for (const Value& a : args) evaluated.positional.push_back({TSNode{}, a});
+  Value r = CallFunction(fn, evaluated, fn.node);
   if (!why_.empty()) r = Value::Unknown(fn.text);
+  // A def that would add tests or bind names, called inside an expression
+  // of import-time code (`[make_cls(c) for c in classes]`): what it would
+  // have done is missing, which every caller up to the run must say.
+  bool refused_inside = refused_;
+  std::string inner = std::move(why_);
+  int inner_line = why_line_;
   why_ = std::move(why);
+  why_line_ = why_line;
   steps_ = steps;
   effects_ = effects;
+  refused_ = refused || (refused_inside && !effects);
+  if (refused_inside && why_.empty()) {
+    why_ = effects ? "a call inside an expression is not followed: " + inner : inner;
+    why_line_ = inner_line;
+  }
   return r;
 }
 
@@ -152,9 +159,14 @@ bool SetattrRunner::IsGlobals(TSNode call, const Frame& f) const {
          ts_node_named_child_count(args) == 0;
 }
 
+bool SetattrRunner::Refuse(TSNode at, const std::string& what) {
+  refused_ = true;
+  return Stop(at, what + " in a function called by an expression");
+}
+
 bool SetattrRunner::BindModuleName(TSNode at, const std::string& name, const Value& v,
                                    bool strict) {
-  if (!effects_ || !host_) return Stop(at, "a module name bound by a function an expression calls");
+  if (!effects_ || !host_) return Refuse(at, "a module name bound");
   if (v.kind == Value::Kind::kClass && v.index >= 0) {
     host_->BindName(name, v.index);
     return true;
@@ -173,7 +185,7 @@ bool SetattrRunner::BindModuleName(TSNode at, const std::string& name, const Val
   return true;
 }
 
-bool SetattrRunner::FactoryArguments(TSNode call, Frame& f, FactoryArgs* out) {
+bool SetattrRunner::EvaluateArguments(TSNode call, Frame& f, EvaluatedArgs* out) {
   TSNode list = Field(call, "arguments");
   if (!Is(list, "argument_list"))
     return Stop(call, "cannot follow the arguments of " + std::string(m_.Text(call)));
@@ -203,9 +215,9 @@ bool SetattrRunner::MakesClass(TSNode call, Frame& f, Value* out) {
       IsBuiltinType(callee) && Is(list, "argument_list") && ts_node_named_child_count(list) == 3;
   if (!type && ev_.QualifiedName(callee) != kMakeTestClsWithPatches) return false;
   *out = Value::Unknown(std::string(m_.Text(call)));
-  if (!effects_ || !host_) return !Stop(call, "a class made by a function an expression calls");
-  FactoryArgs args;
-  if (!FactoryArguments(call, f, &args)) return true;
+  if (!effects_ || !host_) return !Refuse(call, "a class made");
+  EvaluatedArgs args;
+  if (!EvaluateArguments(call, f, &args)) return true;
   std::string why;
   int made = -1;
   if (type) {
@@ -262,7 +274,7 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
     }
     if (callee == "setattr") {
       if (!effects_ || !host_) {
-        Stop(e, "setattr in a function called by an expression");
+        Refuse(e, "setattr");
         return Flow::kStop;
       }
       TSNode list = Field(e, "arguments");
@@ -411,46 +423,52 @@ Value SetattrRunner::Expr(TSNode e, Frame& f) {
     if (MakesClass(e, f, &made)) return made;
     Value fn = Expr(Field(e, "function"), f);
     bool ours = fn.kind == Value::Kind::kCallable && Is(fn.node, "function_definition");
-    TSNode list = Field(e, "arguments");
-    if (ours && Is(list, "argument_list")) {
-      std::vector<Value> args;
-      for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c && ours; ++i) {
-        TSNode a = ts_node_named_child(list, i);
-        if (Is(a, "comment")) continue;
-        if (Is(a, "keyword_argument") || Is(a, "list_splat") || Is(a, "dictionary_splat"))
-          ours = false;
-        else
-          args.push_back(Expr(a, f));
-      }
-      if (ours) return CallFunction(fn, args, e);
+    if (ours) {
+      EvaluatedArgs args;
+      if (!EvaluateArguments(e, f, &args)) return Value::Unknown(std::string(m_.Text(e)));
+      return CallFunction(fn, args, e);
     }
   }
   return ev_.Eval(e, f.vars.get());
 }
 
-Value SetattrRunner::CallFunction(const Value& fn, const std::vector<Value>& args, TSNode at) {
-  if (fn.kind != Value::Kind::kCallable || !Is(fn.node, "function_definition"))
-    return Value::Unknown(std::string(m_.Text(at)));
-  if (depth_ >= kMaxCallDepth) return Value::Unknown(std::string(m_.Text(at)));
+Value SetattrRunner::CallFunction(const Value& fn, const EvaluatedArgs& args, TSNode at) {
+  Value unknown = Value::Unknown(std::string(m_.Text(at)));
+  if (fn.kind != Value::Kind::kCallable || !Is(fn.node, "function_definition")) return unknown;
+  auto cannot = [&](const std::string& why) {
+    Stop(at, "cannot follow " + std::string(m_.Text(at)) + ": " + why);
+    return unknown;
+  };
+  if (depth_ >= kMaxCallDepth) return cannot("calls nest too deep");
+  if (args.splat) return cannot("cannot tell which arguments `*` passes");
   Frame callee;
   if (fn.index >= 0) *callee.vars = *closures_[fn.index];
   TSNode params = Field(fn.node, "parameters");
-  size_t k = 0;
+  size_t k = 0, keywords = 0;
   for (uint32_t i = 0, c = ts_node_named_child_count(params); i < c; ++i) {
     TSNode p = ts_node_named_child(params, i);
-    if (Is(p, "identifier")) {
-      if (k >= args.size()) return Value::Unknown(std::string(m_.Text(at)));
-      (*callee.vars)[std::string(m_.Text(p))] = args[k++];
-    } else if (Is(p, "default_parameter")) {
-      (*callee.vars)[std::string(m_.Text(Field(p, "name")))] =
-          k < args.size() ? args[k++] : ev_.Eval(Field(p, "value"));
+    if (Is(p, "comment")) continue;
+    bool with_default = Is(p, "default_parameter");
+    if (!Is(p, "identifier") && !with_default) return cannot("its parameters are not followed");
+    std::string name(m_.Text(with_default ? Field(p, "name") : p));
+    auto kw = args.keyword.find(name);
+    if (k < args.positional.size() && kw != args.keyword.end())
+      return cannot("`" + name + "` given twice");
+    if (k < args.positional.size()) {
+      (*callee.vars)[name] = args.positional[k++].second;
+    } else if (kw != args.keyword.end()) {
+      (*callee.vars)[name] = kw->second.second;
+      ++keywords;
+    } else if (with_default) {
+      (*callee.vars)[name] = ev_.Eval(Field(p, "value"));
     } else {
-      return Value::Unknown(std::string(m_.Text(at)));
+      return cannot("`" + name + "` is not given");
     }
   }
-  if (k != args.size()) return Value::Unknown(std::string(m_.Text(at)));
+  if (k != args.positional.size() || keywords != args.keyword.size())
+    return cannot("more arguments than parameters");
   TSNode body = m_.FunctionBody(fn.node);
-  if (ts_node_is_null(body)) return Value::Unknown(std::string(m_.Text(at)));
+  if (ts_node_is_null(body)) return unknown;
   ++depth_;
   Flow flow = Block(body, callee);
   --depth_;

@@ -104,8 +104,13 @@ class SetattrRunner {
   // `type` is Python's (not a name the module binds); `globals()` is.
   bool IsBuiltinType(TSNode callee) const;
   bool IsGlobals(TSNode call, const Frame& f) const;
-  bool FactoryArguments(TSNode call, Frame& f, FactoryArgs* out);
-  Value CallFunction(const Value& fn, const std::vector<Value>& args, TSNode at);
+  // Stops at what a def called by an expression may not do (it runs for
+  // its value only), remembering that something was refused.
+  bool Refuse(TSNode at, const std::string& what);
+  bool EvaluateArguments(TSNode call, Frame& f, EvaluatedArgs* out);
+  // Runs a def with its arguments; unknown (and the run stopped) when it
+  // cannot bind them.
+  Value CallFunction(const Value& fn, const EvaluatedArgs& args, TSNode at);
   bool Stop(TSNode at, std::string why);
 
   const ParsedModule& m_;
@@ -113,6 +118,7 @@ class SetattrRunner {
   Evaluator& ev_;
   ImportTimeHost* host_ = nullptr;
   bool effects_ = false;  // false in a def called by an expression: it may change nothing
+  bool refused_ = false;  // such a def tried to
   std::string why_;
   int why_line_ = 0;
   int depth_ = 0;

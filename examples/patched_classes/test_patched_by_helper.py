@@ -89,4 +89,4 @@ for test_class in [ArithTests, PatchedArithTests]:  # noqa: F821
     make_verbose_cls(test_class)
 del test_class
 
-Loud = make_verbose_cls(ArithTests, "Loud")
+Loud = make_verbose_cls(ArithTests, prefix="Loud")

@@ -519,7 +519,8 @@ TEST(ScanCommand, ClassesMadeByCallsAreCollectedAsPytestDoes) {
 // What the scan cannot follow of such code stays a warning with its line
 // and a partial answer, and no id is guessed: a decorator= it does not
 // know, a prefix it cannot evaluate, a globals() key it cannot evaluate, a
-// test-like name bound to an unknown call's result.
+// test-like name bound to an unknown call's result, a helper that binds
+// classes called inside a comprehension.
 TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
   TempDir d;
   d.Write("test_unfollowed.py",
@@ -533,10 +534,14 @@ TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
           "Decorated = make_test_cls_with_patches(FooTest, 'D', '_d', decorator=keep)\n"
           "FromEnv = make_test_cls_with_patches(FooTest, os.environ.get('P', 'E'), '_e')\n"
           "globals()[os.environ.get('NAME', 'KeyTest')] = FooTest\n"
-          "MockTest = mock.MagicMock(FooTest)\n");
+          "MockTest = mock.MagicMock(FooTest)\n\n\n"
+          "def make(cls):\n    made = make_test_cls_with_patches(cls, 'M', '_m')\n"
+          "    globals()[made.__name__] = made\n\n\n"
+          "made_all = [make(c) for c in [FooTest]]\n");
   std::set<std::string> collected = PytestCollects(d.path().string());
   ASSERT_TRUE(collected.count("test_unfollowed.py::Decorated::test_a_d")) << collected.size();
   ASSERT_TRUE(collected.count("test_unfollowed.py::KeyTest::test_a"));
+  ASSERT_TRUE(collected.count("test_unfollowed.py::MFooTest::test_a_m"));
   auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
   EXPECT_EQ(scan.rc, 1) << scan.err;  // a partial answer
   EXPECT_EQ(scan.out, "test_unfollowed.py::FooTest::test_a\n");
@@ -550,7 +555,9 @@ TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
         "test_unfollowed.py:20: warning: tests made at import time by `globals()[",
         "cannot tell which name globals()[os.environ.get('NAME', 'KeyTest')] binds",
         "test_unfollowed.py:21: warning: tests made at import time by `MockTest = ",
-        "class `MockTest` made by `mock.MagicMock(...)` is not followed"})
+        "class `MockTest` made by `mock.MagicMock(...)` is not followed",
+        "test_unfollowed.py:29: warning: import-time code in `made_all = [make(c) for c in "
+        "[FooTest]]` is not followed"})
     EXPECT_NE(scan.err.find(warning), std::string::npos) << warning << "\n" << scan.err;
 }
 
