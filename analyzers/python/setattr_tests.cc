@@ -250,6 +250,12 @@ bool SetattrRunner::MakesClass(TSNode call, Frame& f, Value* out) {
   return true;
 }
 
+SetattrRunner::Flow SetattrRunner::ModuleClass(TSNode def) {
+  Stop(def, "class `" + std::string(m_.Text(Field(def, "name"))) +
+                "` defined inside a top-level block is not followed");
+  return Flow::kStop;
+}
+
 SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
   if (++steps_ > kMaxSteps) {
     Stop(s, "gave up after " + std::to_string(kMaxSteps) + " statements");
@@ -313,6 +319,7 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
   if (type == "function_definition" || type == "decorated_definition") {
     TSNode def = type == "decorated_definition" ? Field(s, "definition") : s;
     if (!Is(def, "function_definition")) {
+      if (f.module) return ModuleClass(def);
       // A nested class: an object only (UnknownType in test bodies).
       Value o;
       o.kind = Value::Kind::kObject;
@@ -330,9 +337,11 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
     scopes_.push_back(*f.vars);
     closures_.push_back(f.vars);
     (*f.vars)[fn.text] = fn;
+    if (f.module && !BindModuleName(def, fn.text, fn, false)) return Flow::kStop;
     return Flow::kNext;
   }
   if (type == "class_definition") {
+    if (f.module) return ModuleClass(s);
     Value o;
     o.kind = Value::Kind::kObject;
     o.b = true;

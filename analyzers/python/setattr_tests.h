@@ -93,6 +93,9 @@ class SetattrRunner {
   enum class Flow { kNext, kReturn, kStop };
   Flow Block(TSNode block, Frame& f);
   Flow Statement1(TSNode s, Frame& f);
+  // A class statement in the module's own code (a top-level loop): a class
+  // pytest may collect, which this runner does not model.
+  Flow ModuleClass(TSNode def);
   bool Assign(TSNode target, const Value& v, Frame& f);
   // `name` bound at module level to `v` (a module-level assignment,
   // globals()[name] = v); `strict`: a value that may be a class stops.

@@ -520,7 +520,8 @@ TEST(ScanCommand, ClassesMadeByCallsAreCollectedAsPytestDoes) {
 // and a partial answer, and no id is guessed: a decorator= it does not
 // know, a prefix it cannot evaluate, a globals() key it cannot evaluate, a
 // test-like name bound to an unknown call's result, a helper that binds
-// classes called inside a comprehension.
+// classes called inside a comprehension, a class statement in a top-level
+// loop.
 TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
   TempDir d;
   d.Write("test_unfollowed.py",
@@ -537,11 +538,14 @@ TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
           "MockTest = mock.MagicMock(FooTest)\n\n\n"
           "def make(cls):\n    made = make_test_cls_with_patches(cls, 'M', '_m')\n"
           "    globals()[made.__name__] = made\n\n\n"
-          "made_all = [make(c) for c in [FooTest]]\n");
+          "made_all = [make(c) for c in [FooTest]]\n\n\n"
+          "for n in ['A']:\n    class Made(TestCase):\n        def test_m(self):\n"
+          "            pass\n    globals()['Bound' + n] = Made\n");
   std::set<std::string> collected = PytestCollects(d.path().string());
   ASSERT_TRUE(collected.count("test_unfollowed.py::Decorated::test_a_d")) << collected.size();
   ASSERT_TRUE(collected.count("test_unfollowed.py::KeyTest::test_a"));
   ASSERT_TRUE(collected.count("test_unfollowed.py::MFooTest::test_a_m"));
+  ASSERT_TRUE(collected.count("test_unfollowed.py::BoundA::test_m"));
   auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
   EXPECT_EQ(scan.rc, 1) << scan.err;  // a partial answer
   EXPECT_EQ(scan.out, "test_unfollowed.py::FooTest::test_a\n");
@@ -557,7 +561,9 @@ TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
         "test_unfollowed.py:21: warning: tests made at import time by `MockTest = ",
         "class `MockTest` made by `mock.MagicMock(...)` is not followed",
         "test_unfollowed.py:29: warning: import-time code in `made_all = [make(c) for c in "
-        "[FooTest]]` is not followed"})
+        "[FooTest]]` is not followed",
+        "test_unfollowed.py:33: warning: tests made at import time by `for n in ['A']:",
+        "class `Made` defined inside a top-level block is not followed"})
     EXPECT_NE(scan.err.find(warning), std::string::npos) << warning << "\n" << scan.err;
 }
 
