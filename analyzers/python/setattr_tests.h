@@ -21,8 +21,11 @@
 // A small interpreter runs such a top-level call, a top-level `for` loop or
 // `globals()[...] = ...` statement, or a top-level `Name = call(...)` that
 // makes a class, over the statements these generators use: assignment and
-// tuple unpacking, for, if/elif/else, nested def and class, return, assert
-// (ignored: it only raises). Expressions go to the Evaluator; a nested def
+// tuple unpacking, for, if/elif/else, nested def and class, return, calls
+// of defs (positional and keyword arguments), assert (ignored: it only
+// raises). In the module's own code (a top-level loop) a name it binds is
+// the module's, which pytest collects a class by. Expressions go to the
+// Evaluator; a nested def
 // keeps the names it closes over, which its decorators read when the test
 // is expanded later. What the code does to the module (a test added, a
 // class made, a name bound) goes to the caller's ImportTimeHost as it
