@@ -454,16 +454,25 @@ Value SetattrRunner::CallFunction(const Value& fn, const EvaluatedArgs& args, TS
   if (fn.index >= 0) *callee.vars = *closures_[fn.index];
   TSNode params = Field(fn.node, "parameters");
   size_t k = 0, keywords = 0;
+  bool keyword_only = false;  // after `*rest`
   for (uint32_t i = 0, c = ts_node_named_child_count(params); i < c; ++i) {
     TSNode p = ts_node_named_child(params, i);
     if (Is(p, "comment")) continue;
+    if (Is(p, "list_splat_pattern") && ts_node_named_child_count(p) == 1 && !keyword_only) {
+      std::vector<Value> rest;
+      for (; k < args.positional.size(); ++k) rest.push_back(args.positional[k].second);
+      (*callee.vars)[std::string(m_.Text(ts_node_named_child(p, 0)))] =
+          Value::List(std::move(rest));
+      keyword_only = true;
+      continue;
+    }
     bool with_default = Is(p, "default_parameter");
     if (!Is(p, "identifier") && !with_default) return cannot("its parameters are not followed");
     std::string name(m_.Text(with_default ? Field(p, "name") : p));
     auto kw = args.keyword.find(name);
-    if (k < args.positional.size() && kw != args.keyword.end())
-      return cannot("`" + name + "` given twice");
-    if (k < args.positional.size()) {
+    bool positional = !keyword_only && k < args.positional.size();
+    if (positional && kw != args.keyword.end()) return cannot("`" + name + "` given twice");
+    if (positional) {
       (*callee.vars)[name] = args.positional[k++].second;
     } else if (kw != args.keyword.end()) {
       (*callee.vars)[name] = kw->second.second;
