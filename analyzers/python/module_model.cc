@@ -202,7 +202,8 @@ class ModelBuilder {
       }
     } else if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1) {
       TSNode e = ts_node_named_child(s, 0);
-      if (BindsGlobals(e)) {
+      bool runs = BindsGlobals(e) || (Is(e, "call") && Str(Field(e, "function")) == "setattr");
+      if (runs) {
         model_.statements.push_back({Statement::Kind::kBlock, "", -1, s});
       } else if (Is(e, "assignment")) {
         TSNode left = Field(e, "left"), right = Field(e, "right");
@@ -215,7 +216,8 @@ class ModelBuilder {
       }
       // setattr_tests.h runs `f(...)` and `NAME = f(...)` for such an f;
       // `x = [f(c) for c in classes]` and the like, it does not.
-      if (!BindsGlobals(e) && MakesTests(s) && !CallsTestMaker(e))
+      bool code = Is(e, "call") || (Is(e, "assignment") && !Is(Field(e, "right"), "string"));
+      if (!runs && code && MakesTests(s) && !CallsTestMaker(e))
         model_.notes.push_back(
             {ParsedModule::FirstLine(s), "import-time code in `" + Str(s).substr(0, 60) +
                                              "` is not followed: tests it makes are missing"});

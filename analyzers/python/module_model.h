@@ -51,8 +51,8 @@ struct ClassDef {
 // A top-level statement that changes the module namespace.
 struct Statement {
   // kBlock: import-time code setattr_tests.h runs: a top-level `for` loop
-  // that calls setattr, binds through globals() or makes classes, or a
-  // `globals()[...] = ...` statement.
+  // that calls setattr, binds through globals() or makes classes, a
+  // `globals()[...] = ...` statement, a `setattr(...)` call.
   enum class Kind { kClass, kFunction, kAssign, kDelete, kCall, kImport, kBlock };
   Kind kind;
   std::string name;  // bound/deleted name (kClass, kFunction, kAssign, kDelete, kImport)

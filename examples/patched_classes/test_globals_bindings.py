@@ -1,6 +1,6 @@
 # Classes bound at import time through globals()[...] or made with
-# type(name, bases, {}): pytest collects a class by the name it is bound
-# to. `testmap scan` must print what pytest collects
+# type(name, bases, {}), and tests set on them by a top-level setattr:
+# pytest collects a class by the name it is bound to. `testmap scan` must print what pytest collects
 # (tests/analyzers/python/scan_command_test.cc).
 from torch.testing._internal.common_utils import TestCase
 
@@ -22,6 +22,14 @@ def register(name, base):
 
 
 register("RegisteredChecks", BaseChecks)
+
+
+def _three(self):
+    pass
+
+
+# On the made class only: BaseChecks and its other subclasses do not get it.
+setattr(RegisteredChecks, "test_three", _three)  # noqa: F821
 
 for suffix in ["A", "B"]:
     globals()["Looped" + suffix] = type("Looped" + suffix, (BaseChecks,), {})
