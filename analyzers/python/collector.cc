@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "analyzers/python/class_factories.h"
 #include "analyzers/python/content_identity.h"
 #include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
@@ -44,6 +45,11 @@ struct Member {
   const ClassDef* defined_in = nullptr;
   const Evaluator::Locals* closure = nullptr;  // added by setattr: names its def closes over
   bool callable = false;
+  // The function's __name__ where it is not its def's: make_test_cls_with_patches
+  // renames the tests it copies, and instantiate_parametrized_tests names
+  // tests by __name__.
+  std::string renamed;
+  const std::string& name() const { return renamed.empty() ? fn->name : renamed; }
   // Generated tests only:
   Instance instance;
   std::string generic_class, generic_method, record_kind, device;
@@ -91,7 +97,7 @@ bool IsSkipDecorator(const std::string& q) {
          StartsWith(last, "unMarkDynamo") || q == "pytest.mark.skip" || q == "pytest.mark.skipif";
 }
 
-class Collector {
+class Collector : public ImportTimeHost {
  public:
   Collector(const ParsedModule& m, const ModuleModel& model, Evaluator& ev, const CollectOptions& o,
             FileScan& scan)
@@ -159,9 +165,62 @@ class Collector {
     ns_.erase(name);
     ns_order_.erase(std::remove(ns_order_.begin(), ns_order_.end(), name), ns_order_.end());
   }
-  int ClassBound(const std::string& name) const {
+  // ---- what import-time code does (ImportTimeHost) -----------------------
+
+  int ClassBound(const std::string& name) const override {
     auto it = ns_.find(name);
     return it != ns_.end() && it->second.kind == Binding::Kind::kClass ? it->second.index : -1;
+  }
+  std::string ClassName(int cls) const override { return classes_[cls].name; }
+  void BindName(const std::string& name, int cls) override {
+    Bind(name, cls >= 0 ? Binding{Binding::Kind::kClass, cls} : Binding{});
+  }
+  void AddTest(const AddedTest& t) override {
+    Member m;
+    m.kind = Member::Kind::kFunction;
+    m.fn = t.fn;
+    m.closure = t.scope;
+    m.callable = true;
+    classes_[t.cls].Set(t.name, std::move(m));
+  }
+  int MakeClass(const TypeCall& call) override {
+    RtClass c;
+    c.name = call.name;
+    for (const ClassRef& b : call.bases)
+      if (b.index >= 0)
+        c.bases.push_back(b.index);
+      else
+        c.external_bases.push_back(b.qualified);
+    classes_.push_back(std::move(c));
+    return static_cast<int>(classes_.size()) - 1;
+  }
+  // make_test_cls_with_patches: a class with `src`'s bases, its dir()'s
+  // tests renamed (class_factories.h). A copy of a device class stays one
+  // (its tests keep their device).
+  int MakePatchedClass(const PatchedClassCall& call) override {
+    const RtClass& src = classes_[call.cls];
+    RtClass c;
+    c.name = call.prefix + src.name;
+    c.bases = src.bases;
+    c.external_bases = src.external_bases;
+    c.generic_class = src.generic_class;
+    c.device = src.device;
+    c.decorators = src.decorators;
+    std::vector<SourceAttribute> dir;
+    for (const std::string& name : Dir(call.cls))
+      dir.push_back({name, Lookup(call.cls, name)->callable});
+    auto bases_have = [&](const std::string& name) {
+      for (int b : c.bases)
+        if (Lookup(b, name)) return true;
+      return false;
+    };
+    for (const CopiedAttribute& a : PatchedAttributes(dir, call.suffix, bases_have)) {
+      Member m = *Lookup(call.cls, a.from);
+      if (a.to != a.from && m.fn) m.renamed = a.to;
+      c.Set(a.to, std::move(m));
+    }
+    classes_.push_back(std::move(c));
+    return static_cast<int>(classes_.size()) - 1;
   }
 
   void Execute(const Statement& s) {
@@ -173,6 +232,10 @@ class Collector {
         Bind(s.name, {Binding::Kind::kFunction, s.index});
         break;
       case Statement::Kind::kAssign: {
+        if (setattr_.Wants(s)) {
+          RunImportCode(s);
+          break;
+        }
         int alias = Is(s.node, "identifier") ? ClassBound(std::string(m_.Text(s.node))) : -1;
         Bind(s.name, alias >= 0 ? Binding{Binding::Kind::kClass, alias} : Binding{});
         break;
@@ -185,34 +248,28 @@ class Collector {
         break;
       case Statement::Kind::kCall:
         if (setattr_.Wants(s))
-          AddTests(s);
+          RunImportCode(s);
         else
           Call(s.node);
         break;
       case Statement::Kind::kBlock:
-        AddTests(s);
+        RunImportCode(s);
         break;
     }
   }
 
-  // Import-time code that adds tests to classes with setattr.
-  void AddTests(const Statement& s) {
-    std::vector<AddedTest> added;
+  // Import-time code that adds tests with setattr, makes classes or binds
+  // them through globals(): what it does comes back through the
+  // ImportTimeHost calls above as it runs.
+  void RunImportCode(const Statement& s) {
     std::string why;
     int line = 0;
-    bool complete = setattr_.Run(
-        s, [&](const std::string& name) { return ClassBound(name); }, &added, &why, &line);
-    for (const AddedTest& t : added) {
-      Member m;
-      m.kind = Member::Kind::kFunction;
-      m.fn = t.fn;
-      m.closure = t.scope;
-      m.callable = true;
-      classes_[t.cls].Set(t.name, std::move(m));
-    }
-    if (!complete)
-      Warn(line, "tests added with setattr by `" + Collapse(m_.Text(s.node)).substr(0, 80) +
+    if (!setattr_.Run(s, *this, &why, &line)) {
+      std::string code(
+          m_.Text(s.kind == Statement::Kind::kAssign ? ts_node_parent(s.node) : s.node));
+      Warn(line, "tests made at import time by `" + Collapse(code).substr(0, 80) +
                      "` may be missing: " + why);
+    }
   }
 
   void DefineClass(const ClassDef& def) {
@@ -270,10 +327,19 @@ class Collector {
                      ": its class is not defined in this file");
       return;
     }
-    if (fn == "instantiate_parametrized_tests")
+    if (fn == "instantiate_parametrized_tests") {
       InstantiateParametrized(cls, line);
-    else
-      InstantiateDeviceType(cls, std::string(m_.Text(first)), call, line);
+      return;
+    }
+    // It deletes the class's __name__ from the module, whatever name the
+    // class was passed by.
+    const std::string& name = classes_[cls].name;
+    if (!ns_.count(name)) {
+      Warn(line, "cannot follow " + std::string(m_.Text(call)) + ": it deletes `" + name +
+                     "`, which the module does not bind (a KeyError at import)");
+      return;
+    }
+    InstantiateDeviceType(cls, name, call, line);
   }
 
   // ---- class model helpers ------------------------------------------------
@@ -372,7 +438,7 @@ class Collector {
           ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in, generic.closure);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
       for (Instance& inst : ex.instances) {
-        std::string full = generic.fn->name + "_" + inst.suffix;
+        std::string full = generic.name() + "_" + inst.suffix;
         if (Lookup(c, full)) {
           Note(ParsedModule::FirstLine(generic.fn->def), "redefinition of test " + full);
           continue;
@@ -381,7 +447,7 @@ class Collector {
         g.kind = Member::Kind::kGenerated;
         g.instance = std::move(inst);  // ex is not read again
         g.generic_class = classes_[c].name;
-        g.generic_method = generic.fn->name;
+        g.generic_method = generic.name();
         g.record_kind = "parametrized";
         classes_[c].Set(full, std::move(g));
       }
@@ -506,9 +572,7 @@ class Collector {
   std::vector<TSNode> ClassDecorators(int c) const {
     std::vector<TSNode> out;
     for (int k : Mro(c))
-      if (classes_[k].def)
-        out.insert(out.end(), classes_[k].def->decorators.begin(),
-                   classes_[k].def->decorators.end());
+      out.insert(out.end(), classes_[k].decorators.begin(), classes_[k].decorators.end());
     return out;
   }
 

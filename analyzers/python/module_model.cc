@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "analyzers/python/class_factories.h"
+
 namespace testmap::python {
 namespace {
 
@@ -109,51 +111,70 @@ class ModelBuilder {
     model_.statements.push_back({Statement::Kind::kImport, local, -1, {}});
   }
 
-  // Whether `s`'s text holds `what`, or `s` calls a module function defined
-  // above whose text does (`holds`: a `for` loop that calls a helper which
-  // setattrs).
-  bool Mentions(TSNode s, std::string_view what, bool FunctionDef::*holds) const {
-    std::string_view text = m_.Text(s);
-    if (text.find(what) != std::string_view::npos) return true;
-    for (const FunctionDef& f : model_.functions) {
-      if (!(f.*holds)) continue;
-      for (size_t at = text.find(f.name); at != std::string_view::npos;
-           at = text.find(f.name, at + 1)) {
-        bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
-                                   text[at - 1] == '_' || text[at - 1] == '.');
-        size_t end = at + f.name.size();
-        if (starts && end < text.size() && text[end] == '(') return true;
-      }
+  // Whether `text` calls `name` (a whole name, not an attribute's).
+  static bool CallsName(std::string_view text, std::string_view name) {
+    for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+      bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
+                                 text[at - 1] == '_' || text[at - 1] == '.');
+      size_t end = at + name.size();
+      if (starts && end < text.size() && text[end] == '(') return true;
     }
     return false;
   }
 
-  // A class made at import time by a call (`Name = type(...)`, a factory
-  // such as make_test_cls_with_patches) or bound through `globals()[...]`:
-  // pytest collects its tests, the scan cannot see them.
-  void NoteClassesMadeByCalls(TSNode s) {
-    TSNode e = ts_node_named_child(s, 0);
-    if (Is(e, "assignment")) {
-      TSNode left = Field(e, "left"), right = Field(e, "right");
-      std::string name = Is(left, "identifier") ? Str(left) : "";
-      bool test_like = name.rfind("Test", 0) == 0 || name.ends_with("Test") ||
-                       name.ends_with("Tests") || name.ends_with("TestCase");
-      if (test_like && Is(right, "call"))
-        model_.notes.push_back({ParsedModule::FirstLine(s),
-                                "class `" + name + "` made by `" + Str(Field(right, "function")) +
-                                    "(...)` is not followed: its tests are missing"});
+  // Whether `s`'s text holds `what`, or `s` calls a module function defined
+  // above for which `holds` is set (a `for` loop that calls a helper which
+  // setattrs).
+  bool Mentions(TSNode s, std::string_view what, bool FunctionDef::*holds) const {
+    std::string_view text = m_.Text(s);
+    if (!what.empty() && text.find(what) != std::string_view::npos) return true;
+    for (const FunctionDef& f : model_.functions)
+      if ((f.*holds) && CallsName(text, f.name)) return true;
+    return false;
+  }
+
+  // Whether `text` calls make_test_cls_with_patches by a name the module
+  // imported it as, or by its dotted name.
+  bool CallsClassFactory(std::string_view text) const {
+    std::string_view last = LastComponentView(kMakeTestClsWithPatches);
+    if (text.find(std::string(last) + "(") != std::string_view::npos) return true;
+    for (const auto& [local, qualified] : model_.imports)
+      if (qualified == kMakeTestClsWithPatches && CallsName(text, local)) return true;
+    return false;
+  }
+
+  // Import-time code that setattr_tests.h follows: it adds tests, binds
+  // names through globals() or makes classes.
+  bool MakesTests(TSNode s) const {
+    return Mentions(s, kSetattrCall, &FunctionDef::calls_setattr) ||
+           Mentions(s, kGlobalsBinding, &FunctionDef::binds_globals) ||
+           Mentions(s, "", &FunctionDef::makes_classes) || CallsClassFactory(m_.Text(s));
+  }
+
+  // Whether `e` is `f(...)` or `NAME = f(...)` for f a module function
+  // that makes tests or make_test_cls_with_patches.
+  bool CallsTestMaker(TSNode e) const {
+    TSNode call = e;
+    if (Is(e, "assignment"))
+      call = Is(Field(e, "left"), "identifier") ? Field(e, "right") : TSNode{};
+    if (!Is(call, "call")) return false;
+    TSNode callee = Field(call, "function");
+    auto fn = model_.function_index.find(Str(callee));
+    if (fn != model_.function_index.end()) {
+      const FunctionDef& f = model_.functions[fn->second];
+      return f.calls_setattr || f.binds_globals || f.makes_classes;
     }
-    if (Mentions(s, kGlobalsBinding, &FunctionDef::binds_globals))
-      model_.notes.push_back({ParsedModule::FirstLine(s),
-                              "names bound through globals()[...] by `" + Str(s).substr(0, 60) +
-                                  "` are not followed: a test class made there is missing"});
+    return CallsClassFactory(Str(callee) + "(");
+  }
+
+  // `globals()[KEY] = VALUE`.
+  bool BindsGlobals(TSNode expression) const {
+    if (!Is(expression, "assignment")) return false;
+    TSNode left = Field(expression, "left");
+    return Is(left, "subscript") && m_.Text(Field(left, "value")) == "globals()";
   }
 
   void TopLevel(TSNode s) {
-    if (Is(s, "for_statement") && Mentions(s, kGlobalsBinding, &FunctionDef::binds_globals))
-      model_.notes.push_back({ParsedModule::FirstLine(s),
-                              "names bound through globals()[...] in this loop are not "
-                              "followed: a test class made there is missing"});
     TSNode def = Is(s, "decorated_definition") ? Field(s, "definition") : s;
     if (Is(def, "class_definition")) {
       model_.classes.push_back(ReadClass(def, s));
@@ -163,6 +184,7 @@ class ModelBuilder {
                                    {}});
     } else if (Is(def, "function_definition")) {
       model_.functions.push_back(ReadFunction(def, s));
+      model_.functions.back().makes_classes = CallsClassFactory(m_.Text(def));
       int idx = static_cast<int>(model_.functions.size()) - 1;
       model_.function_index[model_.functions.back().name] = idx;
       model_.statements.push_back(
@@ -179,9 +201,11 @@ class ModelBuilder {
           Delete(t);
       }
     } else if (Is(s, "expression_statement") && ts_node_named_child_count(s) == 1) {
-      NoteClassesMadeByCalls(s);
       TSNode e = ts_node_named_child(s, 0);
-      if (Is(e, "assignment")) {
+      bool runs = BindsGlobals(e) || (Is(e, "call") && Str(Field(e, "function")) == "setattr");
+      if (runs) {
+        model_.statements.push_back({Statement::Kind::kBlock, "", -1, s});
+      } else if (Is(e, "assignment")) {
         TSNode left = Field(e, "left"), right = Field(e, "right");
         if (Is(left, "identifier") && !ts_node_is_null(right)) {
           model_.assignments[Str(left)] = right;
@@ -190,6 +214,13 @@ class ModelBuilder {
       } else if (Is(e, "call")) {
         model_.statements.push_back({Statement::Kind::kCall, "", -1, e});
       }
+      // setattr_tests.h runs `f(...)` and `NAME = f(...)` for such an f;
+      // `x = [f(c) for c in classes]` and the like, it does not.
+      bool code = Is(e, "call") || (Is(e, "assignment") && !Is(Field(e, "right"), "string"));
+      if (!runs && code && MakesTests(s) && !CallsTestMaker(e))
+        model_.notes.push_back(
+            {ParsedModule::FirstLine(s), "import-time code in `" + Str(s).substr(0, 60) +
+                                             "` is not followed: tests it makes are missing"});
     } else if (Is(s, "if_statement")) {
       // `if __name__ == "__main__":` runs nothing at import; other
       // conditional definitions depend on the environment.
@@ -197,8 +228,12 @@ class ModelBuilder {
       if (m_.Text(cond).find("__name__") == std::string_view::npos && !OnlyImports(s))
         model_.notes.push_back({ParsedModule::FirstLine(s),
                                 "definitions under `if " + Str(cond) + ":` are not followed"});
-    } else if (Is(s, "for_statement") && Mentions(s, kSetattrCall, &FunctionDef::calls_setattr)) {
+    } else if (Is(s, "for_statement") && MakesTests(s)) {
       model_.statements.push_back({Statement::Kind::kBlock, "", -1, s});
+    } else if (!Is(s, "comment") && Mentions(s, kGlobalsBinding, &FunctionDef::binds_globals)) {
+      model_.notes.push_back({ParsedModule::FirstLine(s),
+                              "names bound through globals()[...] in this block are not "
+                              "followed: a test class made there is missing"});
     } else if ((Is(s, "try_statement") || Is(s, "with_statement") || Is(s, "for_statement")) &&
                (m_.Text(s).find("class ") != std::string_view::npos ||
                 m_.Text(s).find("def test") != std::string_view::npos)) {

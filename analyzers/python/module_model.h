@@ -22,9 +22,12 @@ struct FunctionDef {
   std::vector<TSNode> decorators;   // decorator expressions, top to bottom
   std::vector<std::string> params;  // parameter names, in order
   // What its text holds (body included), looked for once: a call that adds
-  // tests (`setattr(`), a name bound through `globals()[`.
+  // tests (`setattr(`), a name bound through `globals()[`, a call of
+  // make_test_cls_with_patches (class_factories.h) by any name the module
+  // imported it as (module-level functions only).
   bool calls_setattr = false;
   bool binds_globals = false;
+  bool makes_classes = false;
 };
 
 struct ClassMember {
@@ -47,13 +50,14 @@ struct ClassDef {
 
 // A top-level statement that changes the module namespace.
 struct Statement {
-  // kBlock: a top-level `for` loop that calls setattr (tests added to a
-  // class in a loop).
+  // kBlock: import-time code setattr_tests.h runs: a top-level `for` loop
+  // that calls setattr, binds through globals() or makes classes, a
+  // `globals()[...] = ...` statement, a `setattr(...)` call.
   enum class Kind { kClass, kFunction, kAssign, kDelete, kCall, kImport, kBlock };
   Kind kind;
   std::string name;  // bound/deleted name (kClass, kFunction, kAssign, kDelete, kImport)
   int index = -1;    // into classes or functions
-  TSNode node{};     // assigned value (kAssign), call expression (kCall), for_statement (kBlock)
+  TSNode node{};     // assigned value (kAssign), call expression (kCall), the statement (kBlock)
 };
 
 // `from M import a, b as c`: what pytest's import of the file asks of M.

@@ -31,7 +31,9 @@ struct Value {
     kCallable,   // node: a lambda or function_definition the evaluator can apply
     kBuiltin,    // text: `str`, `repr`...
     kEnum,       // text: `OpDTypes.supported`, `TrainEvalMode.train_only`
-    kClass,      // text: public qualified name of a torch class (`torch.nn.Linear`)
+    kClass,      // text: public qualified name of a torch class (`torch.nn.Linear`); or, with
+                 // index >= 0, a class of the module import-time code holds
+                 // (setattr_tests.h): index is the Collector's, text its __name__
     kObject,     // an object known only by its truthiness (b) and not being None
     kSignature,  // inspect.signature(cls): text: the class's qualified name
     kModule,     // importlib.import_module(...): text: the module's name

@@ -51,6 +51,8 @@ Value Evaluator::FromPlain(const torch_snapshot::PlainValue& v, const std::strin
 
 Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
   using K = Value::Kind;
+  // A class of the module, as import-time code holds it: `f"Sub{cls.__name__}"`.
+  if (v.kind == K::kClass && v.index >= 0 && attr == "__name__") return Value::Str(v.text);
   bool needs_snapshot = v.kind == K::kOpInfo || v.kind == K::kModuleInfo ||
                         v.kind == K::kSignature || v.kind == K::kModule;
   const torch_snapshot::TorchSnapshot* s = needs_snapshot ? snapshot() : nullptr;

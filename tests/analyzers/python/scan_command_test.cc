@@ -406,7 +406,7 @@ add_tests()
   EXPECT_EQ(r.out, "test_gen.py::TestGen::test_a\ntest_gen.py::TestGen::test_b\n");
   for (const auto& id : Lines(r.out)) EXPECT_NE(truth.out.find(id), std::string::npos) << id;
   EXPECT_NE(truth.out.find("test_gen.py::TestGen::test_w1"), std::string::npos) << truth.out;
-  EXPECT_NE(r.err.find("test_gen.py:10: warning: tests added with setattr by `add_tests()` may be "
+  EXPECT_NE(r.err.find("test_gen.py:10: warning: tests made at import time by `add_tests()` may be "
                        "missing: cannot follow a while_statement here"),
             std::string::npos)
       << r.err;
@@ -506,10 +506,11 @@ TEST(ScanCommand, ASyntaxErrorInACalledModuleFunctionIsTheFiles) {
 
 // Import-time code that makes tests, as real PyTorch files do
 // (test_spectral_ops.py's doc tests, test_fake_tensor.py's Propagate*
-// classes): a loop that calls a helper which setattrs is followed, exactly;
-// a class made by a call or bound through globals() is not, and says so
-// (both scanned as complete answers with those tests missing, exit 0).
-TEST(ScanCommand, TestsMadeAtImportTimeAreFollowedOrReported) {
+// classes): a loop that calls a helper which setattrs is followed, exactly,
+// and so are classes made by type(...) and bound through globals() (both
+// had been scanned as complete answers with those tests missing, exit 0;
+// then the classes were a warning).
+TEST(ScanCommand, TestsMadeAtImportTimeAreFollowed) {
   TempDir d;
   d.Write("test_helper_setattr.py",
           "from torch.testing._internal.common_device_type import "
@@ -528,24 +529,98 @@ TEST(ScanCommand, TestsMadeAtImportTimeAreFollowedOrReported) {
           "register('BazTest')\n");
   std::set<std::string> collected = PytestCollects(d.path().string());
   ASSERT_EQ(collected.size(), 6u);
-  auto helper = Testmap({"scan", "test_helper_setattr.py", "--no-cache", "--format", "nodeids"},
-                        d.path().string());
-  EXPECT_EQ(helper.rc, 0) << helper.err;
-  auto helper_ids = Lines(helper.out);
-  EXPECT_EQ(std::set<std::string>(helper_ids.begin(), helper_ids.end()),
-            (std::set<std::string>{"test_helper_setattr.py::TestDocsCPU::test_base_cpu",
-                                   "test_helper_setattr.py::TestDocsCPU::test_fft_cpu",
-                                   "test_helper_setattr.py::TestDocsCPU::test_ifft_cpu"}));
-  auto made = Testmap({"scan", "test_made_classes.py", "--no-cache", "--format", "nodeids"},
-                      d.path().string());
-  EXPECT_EQ(made.rc, 1);  // a partial answer
-  EXPECT_NE(made.err.find("test_made_classes.py:9: warning: class `BarTest` made by `type(...)`"),
+  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
+  EXPECT_EQ(scan.rc, 0) << scan.err;
+  auto ids = Lines(scan.out);
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), collected);
+}
+
+// The idioms of torch's make_test_cls_with_patches and of classes bound
+// through globals() (examples/patched_classes: at module level, in a module
+// function module code calls, after instantiate_parametrized_tests, before
+// instantiate_device_type_tests, a class bound under another name than its
+// own, a copy made before instantiate_parametrized_tests, a module function
+// that is only called make_test_cls_with_patches, a top-level setattr on a
+// made class): the scan collects what real pytest collects.
+TEST(ScanCommand, ClassesMadeByCallsAreCollectedAsPytestDoes) {
+  EXPECT_EQ(ExpectScanCollectsAsPytest("examples/patched_classes"), 91u);
+}
+
+// What the scan cannot follow of such code stays a warning with its line
+// and a partial answer, and no id is guessed: a decorator= it does not
+// know, a prefix it cannot evaluate, a globals() key it cannot evaluate, a
+// test-like name bound to an unknown call's result, a helper that binds
+// classes called inside a comprehension, a class statement in a top-level
+// loop.
+TEST(ScanCommand, ClassesMadeAtImportTimeItCannotFollowAreReported) {
+  TempDir d;
+  d.Write("test_unfollowed.py",
+          "import os\n\n"
+          "import torch\n"
+          "from torch._dynamo.testing import make_test_cls_with_patches\n"
+          "from torch.testing._internal.common_utils import TestCase\n"
+          "from unittest import mock\n\n\n"
+          "class FooTest(TestCase):\n    def test_a(self):\n        pass\n\n\n"
+          "def keep(fn):\n    return fn\n\n\n"
+          "Decorated = make_test_cls_with_patches(FooTest, 'D', '_d', decorator=keep)\n"
+          "FromEnv = make_test_cls_with_patches(FooTest, os.environ.get('P', 'E'), '_e')\n"
+          "globals()[os.environ.get('NAME', 'KeyTest')] = FooTest\n"
+          "MockTest = mock.MagicMock(FooTest)\n\n\n"
+          "def make(cls):\n    made = make_test_cls_with_patches(cls, 'M', '_m')\n"
+          "    globals()[made.__name__] = made\n\n\n"
+          "made_all = [make(c) for c in [FooTest]]\n\n\n"
+          "for n in ['A']:\n    class Made(TestCase):\n        def test_m(self):\n"
+          "            pass\n    globals()['Bound' + n] = Made\n");
+  std::set<std::string> collected = PytestCollects(d.path().string());
+  ASSERT_TRUE(collected.count("test_unfollowed.py::Decorated::test_a_d")) << collected.size();
+  ASSERT_TRUE(collected.count("test_unfollowed.py::KeyTest::test_a"));
+  ASSERT_TRUE(collected.count("test_unfollowed.py::MFooTest::test_a_m"));
+  ASSERT_TRUE(collected.count("test_unfollowed.py::BoundA::test_m"));
+  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
+  EXPECT_EQ(scan.rc, 1) << scan.err;  // a partial answer
+  EXPECT_EQ(scan.out, "test_unfollowed.py::FooTest::test_a\n");
+  for (const char* warning :
+       {"test_unfollowed.py:18: warning: tests made at import time by `Decorated = "
+        "make_test_cls_with_patches(FooTest, 'D', '_d', decorator=keep)` may be missing: cannot "
+        "follow `make_test_cls_with_patches(...)`: cannot tell what decorator=keep does to its "
+        "tests",
+        "test_unfollowed.py:19: warning: tests made at import time by `FromEnv = ",
+        "cannot evaluate its class prefix and test suffix",
+        "test_unfollowed.py:20: warning: tests made at import time by `globals()[",
+        "cannot tell which name globals()[os.environ.get('NAME', 'KeyTest')] binds",
+        "test_unfollowed.py:21: warning: tests made at import time by `MockTest = ",
+        "class `MockTest` made by `mock.MagicMock(...)` is not followed",
+        "test_unfollowed.py:29: warning: import-time code in `made_all = [make(c) for c in "
+        "[FooTest]]` is not followed",
+        "test_unfollowed.py:33: warning: tests made at import time by `for n in ['A']:",
+        "class `Made` defined inside a top-level block is not followed"})
+    EXPECT_NE(scan.err.find(warning), std::string::npos) << warning << "\n" << scan.err;
+}
+
+// instantiate_device_type_tests deletes the class's own name from the
+// module: a class passed by another name, its own not bound, is a KeyError
+// at import, after which pytest collects nothing from the file; the scan
+// says it cannot follow the call.
+TEST(ScanCommand, InstantiatingAClassWhoseNameIsNotBoundIsReported) {
+  TempDir d;
+  d.Write("test_renamed.py",
+          "from torch._dynamo.testing import make_test_cls_with_patches\n"
+          "from torch.testing._internal.common_device_type import "
+          "instantiate_device_type_tests\n"
+          "from torch.testing._internal.common_utils import TestCase\n\n\n"
+          "class FooTest(TestCase):\n    def test_a(self, device):\n        pass\n\n\n"
+          "Alias = make_test_cls_with_patches(FooTest, 'P', '_p')\n"
+          "instantiate_device_type_tests(Alias, globals(), only_for='cpu')\n");
+  auto truth =
+      Python({"-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, d.path().string());
+  EXPECT_NE(truth.out.find("KeyError: 'PFooTest'"), std::string::npos) << truth.out;
+  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
+  EXPECT_EQ(scan.rc, 1) << scan.err;
+  EXPECT_NE(scan.err.find("test_renamed.py:12: warning: cannot follow "
+                          "instantiate_device_type_tests(Alias, globals(), only_for='cpu'): it "
+                          "deletes `PFooTest`, which the module does not bind"),
             std::string::npos)
-      << made.err;
-  EXPECT_NE(made.err.find("test_made_classes.py:16: warning: names bound through globals()"),
-            std::string::npos)
-      << made.err;
-  for (const auto& id : Lines(made.out)) EXPECT_TRUE(collected.count(id)) << id;
+      << scan.err;
 }
 
 // Parametrize ids from string values with every escape Python decodes in a
