@@ -16,6 +16,7 @@
 // (user + sys) time, with the load average; then, in-process, the analysis
 // overhead over parsing, cold vs warm cache and the speed-up from all cores.
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,6 +61,10 @@ Timing TimeCommand(const std::string& cmd) {
   int rc = std::system(cmd.c_str());
   Timing t{Seconds(t0), ChildrenCpu() - cpu0};
   if (rc != 0) std::fprintf(stderr, "warning: `%s` exited %d\n", cmd.c_str(), rc);
+  if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 5) {  // pytest: no tests collected
+    std::fprintf(stderr, "scan_perftest: `%s` collected nothing\n", cmd.c_str());
+    std::exit(1);
+  }
   return t;
 }
 
@@ -129,6 +134,11 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
   int cores = static_cast<int>(std::thread::hardware_concurrency());
   std::vector<std::string> warnings;
   std::vector<std::string> files = py::DiscoverTestFiles({dir}, &warnings, &warnings);
+  if (files.empty()) {
+    // Ratios over nothing would read as figures.
+    std::fprintf(stderr, "scan_perftest: no test files under %s\n", dir.c_str());
+    std::exit(1);
+  }
   size_t bytes = 0, tests = 0, tests_warm = 0, tests1 = 0;
   double load0 = LoadAverage();
 
@@ -162,6 +172,10 @@ void Bench(const char* label, const std::string& dir, const std::string& python,
   double parse_skipping = ParseOnly(files, cores, &bytes, py::BodyParsing::kSkipDefBodies);
   fs::remove_all(fs::path(cache) / "scan");
   double cold_in = Scan(dir, snapshot, cache, cores, &tests);
+  if (tests == 0) {
+    std::fprintf(stderr, "scan_perftest: the scan of %s found no test\n", dir.c_str());
+    std::exit(1);
+  }
   double warm_in = Scan(dir, snapshot, cache, cores, &tests_warm);
   double cold1 = Scan(dir, snapshot, "", 1, &tests1);
   double nocache = Scan(dir, snapshot, "", cores, &tests1);
@@ -221,18 +235,22 @@ int main(int argc, char** argv) {
   std::string snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
       python, testmap::torch_snapshot::DefaultCacheDir());
 
-  Bench("example suite", suite, python, bin, snapshot, run_pytest, rounds);
+  const bool example = suite == std::string(TESTMAP_SOURCE_DIR) + "/examples/suite";
+  Bench(example ? "example suite" : "suite", suite, python, bin, snapshot, run_pytest, rounds);
 
-  // A large tree: copies of the suite under distinct file names (pytest's
-  // default import mode needs unique basenames).
+  // A large tree: copies of the suite's test files (in its subfolders too)
+  // under distinct file names (pytest's default import mode needs unique
+  // basenames).
   char tmpl[] = "/tmp/testmap-bench-tree-XXXXXX";
   fs::path tree = mkdtemp(tmpl);
-  fs::copy_file(fs::path(suite) / "pytest.ini", tree / "pytest.ini");
+  if (fs::exists(fs::path(suite) / "pytest.ini"))
+    fs::copy_file(fs::path(suite) / "pytest.ini", tree / "pytest.ini");
   for (int k = 0; k < copies; ++k)
-    for (const auto& e : fs::directory_iterator(suite)) {
+    for (const auto& e : fs::recursive_directory_iterator(suite)) {
       std::string name = e.path().filename().string();
       if (name.rfind("test_", 0) != 0 || e.path().extension() != ".py") continue;
       fs::path dst = tree / ("part" + std::to_string(k / 50)) /
+                     fs::relative(e.path().parent_path(), suite) /
                      (e.path().stem().string() + "_" + std::to_string(k) + ".py");
       fs::create_directories(dst.parent_path());
       // Each copy's bytes are its own, as a real tree's files are: files
