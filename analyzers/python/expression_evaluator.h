@@ -104,6 +104,12 @@ class Evaluator {
   bool CallTorchHelper(const std::string& q, const Args& args, TSNode call, Value* out);
   // A plain constant of one of torch's test modules (`TEST_WITH_ROCM`).
   bool TorchConstant(const std::string& q, Value* out);
+  // A member of an Enum class a test module binds (`SpectralFuncType.OneD`
+  // through common_methods_invocations), from the snapshot.
+  bool TorchEnumMember(const std::string& q, Value* out);
+  // Member `member` of the snapshot's enum class `cls`; unknown if none.
+  static Value EnumMember(const torch_snapshot::TorchSnapshot& s, int cls,
+                          const std::string& member, const std::string& text);
   Value FromPlain(const torch_snapshot::PlainValue& v, const std::string& text);
   bool IsInstance(const Value& object, const Value& classes, bool* known);
   // The snapshot's OpInfo/ModuleInfo list an expression names (`op_db`).

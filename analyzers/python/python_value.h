@@ -30,7 +30,8 @@ struct Value {
     kParam,      // pytest.param: items = values; text: id (may be empty); marks
     kCallable,   // node: a lambda or function_definition the evaluator can apply
     kBuiltin,    // text: `str`, `repr`...
-    kEnum,       // text: `OpDTypes.supported`, `TrainEvalMode.train_only`
+    kEnum,       // text: `OpDTypes.supported`, `SpectralFuncType.OneD`; index: its class
+                 // in the snapshot's enum_classes, -1 when not from there
     kClass,      // text: public qualified name of a torch class (`torch.nn.Linear`)
     kObject,     // an object known only by its truthiness (b) and not being None
     kSignature,  // inspect.signature(cls): text: the class's qualified name

@@ -1,8 +1,9 @@
 // What the evaluator reads from the torch snapshot: OpInfo/ModuleInfo
 // attributes (`op.ref is not None`, `m.supports_gradgrad`), their classes
 // (`isinstance(op, UnaryUfuncInfo)`), module constructors' parameters
-// (`signature(m.module_cls).parameters`), constants of torch's test modules
-// (`TEST_WITH_ROCM`), `__all__` of torch._refs modules, and the dtype
+// (`signature(m.module_cls).parameters`), constants and Enum members of
+// torch's test modules (`TEST_WITH_ROCM`, `SpectralFuncType.OneD`),
+// `__all__` of torch._refs modules, and the dtype
 // helpers (`all_types_and(torch.half)`, `get_all_dtypes(include_bool=False)`).
 #include <algorithm>
 
@@ -38,8 +39,39 @@ Value Evaluator::FromPlain(const torch_snapshot::PlainValue& v, const std::strin
       o.b = v.truthy;
       return o;
     }
+    case K::kEnum: {
+      const torch_snapshot::TorchSnapshot* s = snapshot_if_available();
+      size_t dot = v.s.rfind('.');
+      if (!s || dot == std::string::npos) return Value::Unknown(text);
+      return EnumMember(*s, s->FindEnumClass(std::string_view(v.s).substr(0, dot)),
+                        v.s.substr(dot + 1), text);
+    }
   }
   return Value::Unknown(text);
+}
+
+Value Evaluator::EnumMember(const torch_snapshot::TorchSnapshot& s, int cls,
+                            const std::string& member, const std::string& text) {
+  if (cls < 0 || cls >= static_cast<int>(s.enum_classes.size())) return Value::Unknown(text);
+  const torch_snapshot::EnumClass& c = s.enum_classes[cls];
+  auto it = c.members.find(member);
+  if (it == c.members.end()) return Value::Unknown(text);  // an AttributeError in Python
+  Value v;
+  v.kind = Value::Kind::kEnum;
+  v.text = std::string(LastComponentView(c.qualified)) + "." + it->second;  // as str() prints it
+  v.index = cls;
+  return v;
+}
+
+bool Evaluator::TorchEnumMember(const std::string& q, Value* out) {
+  if (q.rfind("torch.testing._internal.", 0) != 0) return false;
+  size_t dot = q.rfind('.');
+  const torch_snapshot::TorchSnapshot* s = snapshot();
+  if (!s) return false;
+  auto cls = s->enum_names.find(q.substr(0, dot));
+  if (cls == s->enum_names.end()) return false;
+  *out = EnumMember(*s, cls->second, q.substr(dot + 1), q);
+  return true;
 }
 
 Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
