@@ -255,6 +255,45 @@ print(json.dumps({"lists": lists, "dims": dims}))
             (std::map<std::string, std::string>{{"ND", "ND"}, {"OneD", "OneD"}, {"TwoD", "TwoD"}}));
 }
 
+// snapshot_torch.py's own imports of the modules that define OpInfo lists,
+// with modules added to torch.testing._internal's path: one that raises on
+// import (and one that exits) is left out and the rest is recorded; what
+// one prints on import never reaches the JSON on stdout.
+TEST(TorchSnapshot, AModuleThatFailsToImportIsLeftOut) {
+  testing::TempDir d;
+  d.Write("zz_broken_db.py", "# names OpInfo\nraise ImportError('no optional dependency')\n");
+  d.Write("zz_exits_db.py", "# names OpInfo\nimport sys\nsys.exit(3)\n");
+  d.Write("zz_extra_db.py",
+          "from torch.testing._internal.opinfo.core import OpInfo\n"
+          "from torch.testing._internal.common_methods_invocations import op_db\n"
+          "print('noise on import')\n"
+          "extra_db = op_db[:2]\n");
+  auto r = testing::Python(
+      {"-c",
+       "import json, sys\n"
+       "sys.path.insert(0, sys.argv[1])\n"
+       "import torch.testing._internal as package\n"
+       "package.__path__.append(sys.argv[2])\n"
+       "import snapshot_torch as s\n"
+       "s.import_info_modules()\n"
+       "lists = s.named_lists(s.testing_modules(), s.OpInfo)\n"
+       "json.dump({k: [o.name for o in v] for k, v in lists.items()}, sys.stdout)\n",
+       testing::SourcePath("analyzers/torch_snapshot"), d.path().string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json lists = nlohmann::json::parse(r.out);  // no noise in it
+  EXPECT_NE(r.err.find("noise on import"), std::string::npos) << r.err;
+  ASSERT_TRUE(lists.contains("torch.testing._internal.zz_extra_db.extra_db")) << r.out;
+  const nlohmann::json& op_db = lists["torch.testing._internal.common_methods_invocations.op_db"];
+  ASSERT_GE(op_db.size(), 2u);
+  EXPECT_EQ(lists["torch.testing._internal.zz_extra_db.extra_db"],
+            nlohmann::json::array({op_db[0], op_db[1]}));
+  EXPECT_TRUE(lists.contains("torch.testing._internal.custom_op_db.custom_op_db"));
+  for (const auto& [name, _] : lists.items()) {
+    EXPECT_EQ(name.find("zz_broken_db"), std::string::npos) << name;
+    EXPECT_EQ(name.find("zz_exits_db"), std::string::npos) << name;
+  }
+}
+
 // The entries content identities hash (format 5): every DecorateInfo of an
 // OpInfo, as the live OpInfo holds them (skips included), and its input
 // functions by name.
