@@ -571,7 +571,7 @@ Value Evaluator::EvalQualified(const std::string& q, TSNode node) {
     return Value::List(std::move(items));
   }
   Value constant;
-  if (TorchConstant(q, &constant) || TorchEnumMember(q, &constant)) return constant;
+  if (TorchConstant(q, &constant)) return constant;
   // torch.ops.aten: its packets and overloads are the operator registry's.
   if (q.rfind("torch.ops.", 0) == 0 && q.find('.', 10) == std::string::npos) {
     Value ns;

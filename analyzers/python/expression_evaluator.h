@@ -102,11 +102,10 @@ class Evaluator {
   bool CallBuiltin(const std::string& q, const Args& args, TSNode call, Value* out);
   // torch's dtype helpers, from the snapshot (torch_values.cc).
   bool CallTorchHelper(const std::string& q, const Args& args, TSNode call, Value* out);
-  // A plain constant of one of torch's test modules (`TEST_WITH_ROCM`).
+  // A plain constant of one of torch's test modules (`TEST_WITH_ROCM`), or
+  // a member of an Enum class one binds (`SpectralFuncType.OneD` through
+  // common_methods_invocations).
   bool TorchConstant(const std::string& q, Value* out);
-  // A member of an Enum class a test module binds (`SpectralFuncType.OneD`
-  // through common_methods_invocations), from the snapshot.
-  bool TorchEnumMember(const std::string& q, Value* out);
   // Member `member` of the snapshot's enum class `cls`; unknown if none.
   static Value EnumMember(const torch_snapshot::TorchSnapshot& s, int cls,
                           const std::string& member, const std::string& text);

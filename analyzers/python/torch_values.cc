@@ -63,17 +63,6 @@ Value Evaluator::EnumMember(const torch_snapshot::TorchSnapshot& s, int cls,
   return v;
 }
 
-bool Evaluator::TorchEnumMember(const std::string& q, Value* out) {
-  if (q.rfind("torch.testing._internal.", 0) != 0) return false;
-  size_t dot = q.rfind('.');
-  const torch_snapshot::TorchSnapshot* s = snapshot();
-  if (!s) return false;
-  auto cls = s->enum_names.find(q.substr(0, dot));
-  if (cls == s->enum_names.end()) return false;
-  *out = EnumMember(*s, cls->second, q.substr(dot + 1), q);
-  return true;
-}
-
 Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
   using K = Value::Kind;
   bool needs_snapshot = v.kind == K::kOpInfo || v.kind == K::kModuleInfo ||
@@ -199,9 +188,15 @@ bool Evaluator::TorchConstant(const std::string& q, Value* out) {
   size_t dot = q.rfind('.');
   const torch_snapshot::TorchSnapshot* s = snapshot();
   if (!s) return false;
-  auto module = s->module_constants.find(q.substr(0, dot));
+  std::string owner = q.substr(0, dot), name = q.substr(dot + 1);
+  // An Enum member through the name a module binds its class under.
+  if (auto cls = s->enum_names.find(owner); cls != s->enum_names.end()) {
+    *out = EnumMember(*s, cls->second, name, q);
+    return true;
+  }
+  auto module = s->module_constants.find(owner);
   if (module == s->module_constants.end()) return false;
-  auto it = module->second.find(q.substr(dot + 1));
+  auto it = module->second.find(name);
   if (it == module->second.end()) return false;
   *out = FromPlain(it->second, q);
   return true;
