@@ -102,11 +102,16 @@ class Evaluator {
   bool CallBuiltin(const std::string& q, const Args& args, TSNode call, Value* out);
   // torch's dtype helpers, from the snapshot (torch_values.cc).
   bool CallTorchHelper(const std::string& q, const Args& args, TSNode call, Value* out);
-  // A plain constant of one of torch's test modules (`TEST_WITH_ROCM`).
+  // A plain constant of one of torch's test modules (`TEST_WITH_ROCM`), or
+  // a member of an Enum class one binds (`SpectralFuncType.OneD` through
+  // common_methods_invocations).
   bool TorchConstant(const std::string& q, Value* out);
   // `torch.channels_last`, `sys.maxsize`, `numpy.pi`: what the snapshot
   // knows of a name in a module outside torch's test machinery.
   bool ExternalValue(const std::string& q, Value* out);
+  // Member `member` of the snapshot's enum class `cls`; unknown if none.
+  static Value EnumMember(const torch_snapshot::TorchSnapshot& s, int cls,
+                          const std::string& member, const std::string& text);
   Value FromPlain(const torch_snapshot::PlainValue& v, const std::string& text);
   bool IsInstance(const Value& object, const Value& classes, bool* known);
   // The snapshot's OpInfo/ModuleInfo list an expression names (`op_db`).

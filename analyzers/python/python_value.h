@@ -30,7 +30,8 @@ struct Value {
     kParam,      // pytest.param: items = values; text: id (may be empty); marks
     kCallable,   // node: a lambda or function_definition the evaluator can apply
     kBuiltin,    // text: `str`, `repr`...
-    kEnum,       // text: `OpDTypes.supported`, `TrainEvalMode.train_only`
+    kEnum,       // text: `OpDTypes.supported`, `SpectralFuncType.OneD`; index: its class
+                 // in the snapshot's enum_classes, -1 when not from there
     kClass,      // text: public qualified name of a torch class (`torch.nn.Linear`); or, with
                  // index >= 0, a class of the module import-time code holds
                  // (setattr_tests.h): index is the Collector's, text its __name__

@@ -1,8 +1,9 @@
 // What the evaluator reads from the torch snapshot: OpInfo/ModuleInfo
 // attributes (`op.ref is not None`, `m.supports_gradgrad`), their classes
 // (`isinstance(op, UnaryUfuncInfo)`), module constructors' parameters
-// (`signature(m.module_cls).parameters`), constants of torch's test modules
-// (`TEST_WITH_ROCM`), `__all__` of torch._refs modules, and the dtype
+// (`signature(m.module_cls).parameters`), constants and Enum members of
+// torch's test modules (`TEST_WITH_ROCM`, `SpectralFuncType.OneD`),
+// `__all__` of torch._refs modules, and the dtype
 // helpers (`all_types_and(torch.half)`, `get_all_dtypes(include_bool=False)`).
 #include <algorithm>
 
@@ -45,8 +46,28 @@ Value Evaluator::FromPlain(const torch_snapshot::PlainValue& v, const std::strin
     }
     case K::kNumber:
       return Value::UnknownPrimitive(text);
+    case K::kEnum: {
+      const torch_snapshot::TorchSnapshot* s = snapshot_if_available();
+      size_t dot = v.s.rfind('.');
+      if (!s || dot == std::string::npos) return Value::Unknown(text);
+      return EnumMember(*s, s->FindEnumClass(std::string_view(v.s).substr(0, dot)),
+                        v.s.substr(dot + 1), text);
+    }
   }
   return Value::Unknown(text);
+}
+
+Value Evaluator::EnumMember(const torch_snapshot::TorchSnapshot& s, int cls,
+                            const std::string& member, const std::string& text) {
+  if (cls < 0 || cls >= static_cast<int>(s.enum_classes.size())) return Value::Unknown(text);
+  const torch_snapshot::EnumClass& c = s.enum_classes[cls];
+  auto it = c.members.find(member);
+  if (it == c.members.end()) return Value::Unknown(text);  // an AttributeError in Python
+  Value v;
+  v.kind = Value::Kind::kEnum;
+  v.text = std::string(LastComponentView(c.qualified)) + "." + it->second;  // as str() prints it
+  v.index = cls;
+  return v;
 }
 
 Value Evaluator::AttributeOf(const Value& v, const std::string& attr) {
@@ -176,9 +197,15 @@ bool Evaluator::TorchConstant(const std::string& q, Value* out) {
   size_t dot = q.rfind('.');
   const torch_snapshot::TorchSnapshot* s = snapshot();
   if (!s) return false;
-  auto module = s->module_constants.find(q.substr(0, dot));
+  std::string owner = q.substr(0, dot), name = q.substr(dot + 1);
+  // An Enum member through the name a module binds its class under.
+  if (auto cls = s->enum_names.find(owner); cls != s->enum_names.end()) {
+    *out = EnumMember(*s, cls->second, name, q);
+    return true;
+  }
+  auto module = s->module_constants.find(owner);
   if (module == s->module_constants.end()) return false;
-  auto it = module->second.find(q.substr(dot + 1));
+  auto it = module->second.find(name);
   if (it == module->second.end()) return false;
   *out = FromPlain(it->second, q);
   return true;

@@ -32,7 +32,7 @@ namespace {
 
 // Bump when a change to the analysis changes any result: it invalidates
 // every cached entry.
-constexpr const char* kScannerVersion = "scan-17";
+constexpr const char* kScannerVersion = "scan-18";
 
 bool IsTestFileName(const std::string& name) {
   auto ends = [&](const char* s) {

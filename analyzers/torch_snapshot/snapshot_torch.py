@@ -1,8 +1,10 @@
 """Dump what testmap needs from an installed torch, as JSON on stdout.
 
-Test files name OpInfos (`@ops(op_db)`), ModuleInfos (`@modules(module_db)`)
-and dtype helpers (`all_types_and(torch.half)`) whose values live in torch's
-own test machinery. The scanner never imports the scanned tree; instead it
+Test files name OpInfos (`@ops(op_db)`, `@ops(custom_op_db)`), ModuleInfos
+(`@modules(module_db)`) and dtype helpers (`all_types_and(torch.half)`)
+whose values live in torch's own test machinery: the lists of every
+torch.testing._internal module, keyed by module and name. The scanner
+never imports the scanned tree; instead it
 reads this snapshot, taken once per torch installation from the *installed*
 torch (not from the tree being scanned) and cached by the scanner.
 
@@ -15,10 +17,12 @@ decomposed (CompositeImplicitAutograd) before they reach a backend.
 Filters in test files read more than names: `filter(lambda op: op.ref is
 not None, unary_ufuncs)`, `[m for m in module_db if m.supports_gradgrad]`,
 `'inplace' in signature(m.module_cls).parameters`, `TEST_WITH_ROCM`,
-`get_all_dtypes(include_bool=False)`. So the snapshot also records every
-OpInfo/ModuleInfo instance attribute (plain values as they are, anything
-else as an opaque object with its truthiness), each OpInfo's class
-hierarchy, module constructors' parameter names, the plain constants and
+`get_all_dtypes(include_bool=False)`, `op.ndimensional ==
+SpectralFuncType.OneD`. So the snapshot also records every
+OpInfo/ModuleInfo instance attribute (plain values and Enum members as
+they are, anything else as an opaque object with its truthiness), the Enum
+classes torch's test modules bind, each OpInfo's class hierarchy, module
+constructors' parameter names, the plain constants and
 the public names of torch's test modules, `__all__` of torch._refs and
 torch._prims, and the legacy dtype helpers' result for every combination of
 their bool (or device) arguments.
@@ -26,22 +30,25 @@ their bool (or device) arguments.
 Usage: python snapshot_torch.py > snapshot.json
 """
 
+import contextlib
+import enum
 import functools
 import hashlib
 import inspect
 import itertools
 import json
 import math
+import os
 import re
 import sys
 
 import torch
 from torch.testing._internal import common_dtype
-from torch.testing._internal import common_methods_invocations as cmi
+from torch.testing._internal import common_methods_invocations  # noqa: F401 (op_db and the rest)
 from torch.testing._internal import common_modules
 from torch.testing._internal.opinfo.core import OpInfo
 
-FORMAT = "testmap-torch-snapshot/5"
+FORMAT = "testmap-torch-snapshot/6"
 # Device types whose dtype tables differ in OpInfo/ModuleInfo; any other
 # device type (privateuse1 backends included) uses the default table.
 DEVICE_TYPES = ("cpu", "cuda", "xpu", "mps", "hpu")
@@ -86,13 +93,33 @@ def safe(f):
         return None
 
 
+# Enum classes whose members plain() wrote, by qualified name
+# (`torch.testing._internal.opinfo.core.SpectralFuncType`).
+ENUM_CLASSES = {}
+
+
+def plain_enum_class(cls):
+    """Whether members of `cls` behave as plain Enum members: equal only to
+    themselves. int/str/float mixins (IntEnum, StrEnum) compare as their
+    values, which plain() records instead."""
+    return (isinstance(cls, type) and issubclass(cls, enum.Enum) and len(cls.__members__) > 0
+            and not issubclass(cls, (int, str, float)))
+
+
+def enum_class_name(cls):
+    name = "%s.%s" % (cls.__module__, cls.__qualname__)
+    ENUM_CLASSES[name] = cls
+    return name
+
+
 def plain(v, depth=0):
     """A Python value the scanner can reason about, in the row code
     torch_snapshot.cc reads: N None, T/F bools, i<int>; f<float>;
-    s<utf-8 length>:<text>, d<dtype>;, [...] tuples and lists of those;
-    anything else O or o, an opaque object and its truthiness. A compact
-    code of its own, not JSON: rows hold ~150k values and loading them is
-    on every scan's path."""
+    s<utf-8 length>:<text>, d<dtype>;, e<utf-8 length>:<enum class>.<member>
+    (a plain Enum member, its class in enum_classes), [...] tuples and lists
+    of those; anything else O or o, an opaque object and its truthiness. A
+    compact code of its own, not JSON: rows hold ~150k values and loading
+    them is on every scan's path."""
     if v is None:
         return "N"
     if isinstance(v, bool):
@@ -105,6 +132,9 @@ def plain(v, depth=0):
         return "f%r;" % v
     if isinstance(v, torch.dtype):
         return "d%s;" % dtype_name(v)
+    if isinstance(v, enum.Enum) and plain_enum_class(type(v)):
+        text = "%s.%s" % (enum_class_name(type(v)), v.name)
+        return "e%d:%s" % (len(text.encode()), text)
     if isinstance(v, (list, tuple)) and depth < 2 and len(v) <= 64:
         items = [plain(x, depth + 1) for x in v]
         if not any(x in ("O", "o") for x in items):
@@ -132,6 +162,24 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _FUNCTION_IDS = {}
 
 
+_SOURCES = {}
+
+
+def function_source(g):
+    """inspect.getsource(g), or its code where there is no source. Cached
+    per code object: getsource tokenizes the whole def each time, and
+    OpInfos share their input functions through partials and closures of
+    one def (half of taking a snapshot went there)."""
+    code = getattr(g, "__code__", None)
+    key = id(code if code is not None else g)
+    if key not in _SOURCES:
+        source = safe(lambda: inspect.getsource(g))
+        if source is None:
+            source = repr((code.co_code, code.co_consts)) if code else _ADDRESS.sub("", repr(g))
+        _SOURCES[key] = (code, g, source)  # keep them alive: ids stay unique
+    return _SOURCES[key][2]
+
+
 def function_identity(f):
     """`module.qualname#digest` of a function's source, through no_grad
     wrappers and functools.partial: what `testmap diff` compares to tell
@@ -146,10 +194,7 @@ def function_identity(f):
         g = g.func
     g = safe(lambda: inspect.unwrap(g)) or g
     name = "%s.%s" % (getattr(g, "__module__", "?"), getattr(g, "__qualname__", type(g).__name__))
-    source = safe(lambda: inspect.getsource(g))
-    if source is None:
-        code = getattr(g, "__code__", None)
-        source = repr((code.co_code, code.co_consts)) if code else _ADDRESS.sub("", repr(g))
+    source = function_source(g)
     digest = hashlib.blake2b((source + "".join(parts)).encode(), digest_size=8).hexdigest()
     _FUNCTION_IDS[key] = (f, name + "#" + digest)  # keep f alive: ids stay unique
     return _FUNCTION_IDS[key][1]
@@ -389,14 +434,75 @@ def dtype_helper_calls():
     return out
 
 
-def named_lists(module, item_type):
-    """Module-level lists/tuples made only of `item_type` (op_db, unary_ufuncs...)."""
+# What marks a module that may define OpInfo or ModuleInfo lists.
+_INFO_WORDS = re.compile(rb"\b(?:OpInfo|ModuleInfo)\b")
+
+
+def import_info_modules():
+    """Imports every torch.testing._internal module whose source names
+    OpInfo or ModuleInfo (custom_op_db, hop_db, opinfo.definitions.*):
+    test files import op lists from them too. Found by reading the sources
+    rather than importing every module (distributed, inductor helpers),
+    which would cost seconds and run their side effects. A module that
+    fails to import is left out, and what one prints goes to stderr, never
+    into the snapshot."""
+    import importlib
+    import torch.testing._internal as package
+    found = []
+    for root in package.__path__:
+        for path, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            rel = os.path.relpath(path, root)
+            prefix = package.__name__ + ("" if rel == "." else "." + rel.replace(os.sep, "."))
+            for f in sorted(files):
+                if not f.endswith(".py"):
+                    continue
+                with open(os.path.join(path, f), "rb") as source:
+                    if not _INFO_WORDS.search(source.read()):
+                        continue
+                found.append(prefix if f == "__init__.py" else prefix + "." + f[:-3])
+    for name in found:
+        with contextlib.redirect_stdout(sys.stderr):
+            try:
+                importlib.import_module(name)
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # SkipTest, SystemExit, a missing optional package
+                pass
+
+
+def named_lists(modules, item_type):
+    """Module-level lists/tuples made only of `item_type`, by module and
+    name (`torch.testing._internal.custom_op_db.custom_op_db`): what `from
+    M import X` gives, re-exports included (common_methods_invocations'
+    op_db is also opinfo.definitions.nested's)."""
     out = {}
-    for name, value in vars(module).items():
-        if isinstance(value, (list, tuple)) and value and all(
-                isinstance(v, item_type) for v in value):
-            out[name] = value
+    for module_name, module in modules.items():
+        for name, value in vars(module).items():
+            if isinstance(value, (list, tuple)) and value and all(
+                    isinstance(v, item_type) for v in value):
+                out[module_name + "." + name] = value
     return out
+
+
+def module_enums(modules):
+    """`M.Name` -> qualified class for each plain Enum class a test module
+    binds (`...common_methods_invocations.SpectralFuncType` is
+    `...opinfo.core.SpectralFuncType`), so `SpectralFuncType.OneD`
+    resolves through the module a test imports it from."""
+    out = {}
+    for module_name, module in modules.items():
+        for name, value in vars(module).items():
+            if plain_enum_class(value):
+                out[module_name + "." + name] = enum_class_name(value)
+    return out
+
+
+def enum_classes():
+    """Members of every enum class the snapshot names: member -> the
+    canonical member it is (itself, or the one an alias stands for)."""
+    return {name: {member: value.name for member, value in cls.__members__.items()}
+            for name, cls in sorted(ENUM_CLASSES.items())}
 
 
 def index_lists(lists, record):
@@ -454,9 +560,15 @@ def main():
             return record(o)
         return f
 
-    ops, op_lists = index_lists(named_lists(cmi, OpInfo), keep(op_objects, op_record))
+    # The registry as importing torch's core test machinery leaves it: the
+    # modules imported next register test-only operators (custom_op_db's
+    # `_torch_testing::*`).
+    operators = operator_registry()
+    import_info_modules()
+    test_modules = testing_modules()
+    ops, op_lists = index_lists(named_lists(test_modules, OpInfo), keep(op_objects, op_record))
     modules, module_lists = index_lists(
-        named_lists(common_modules, common_modules.ModuleInfo), keep(module_objects, module_record))
+        named_lists(test_modules, common_modules.ModuleInfo), keep(module_objects, module_record))
     # Columns beyond what op_record/module_record hold; dtype tables and
     # sample-input closures are recorded (as objects) like the rest.
     op_attr_names, op_rows = attr_columns(op_objects, skip=("name", "variant_test_name"))
@@ -472,7 +584,7 @@ def main():
         rec["attrs"] = row
     for rec, row in zip(modules, module_rows):
         rec["attrs"] = row
-    test_modules = testing_modules()
+    enum_names = module_enums(test_modules)
 
     # Zero-argument dtype helpers: their values. The `*_and(*dtypes)` helpers
     # are the same base list plus their arguments; the scanner derives them.
@@ -516,7 +628,9 @@ def main():
         "external_names": external_names(),
         "operator_kernel_keys": list(OPERATOR_KERNEL_KEYS),
         "operator_tags": OPERATOR_TAGS,
-        "operators": operator_registry(),
+        "operators": operators,
+        "enum_names": enum_names,
+        "enum_classes": enum_classes(),
     }, sys.stdout, sort_keys=True, separators=(",", ":"))
 
 

@@ -87,9 +87,11 @@ std::string LocationSignature(const std::string& python, const fs::path& torch_i
 
 // The file that records where `python` found torch and the signature then:
 // named by the Python and the environment variables that move its search
-// path, so that another PYTHONPATH locates torch anew.
+// path, so that another PYTHONPATH locates torch anew, and by the snapshot
+// script, so that a testmap with another script (another snapshot format)
+// never serves the snapshot this one recorded.
 fs::path LocationRecord(const std::string& python, const fs::path& dir) {
-  std::string id = python + "\n";
+  std::string id = python + "\n" + kSnapshotScript + "\n";
   for (const char* var : {"PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONUSERBASE",
                           "PYTHONSAFEPATH", "PYTHONSTARTUP"}) {
     const char* v = std::getenv(var);
@@ -188,6 +190,11 @@ class RowReader {
         v.kind = K::kStr;
         v.s = Sized();
         v.truthy = !v.s.empty();
+        break;
+      case 'e':  // an Enum member: `<class>.<member>`, spelled as a string
+        v.kind = K::kEnum;
+        v.s = Sized();
+        v.truthy = true;
         break;
       case '[':
         v.kind = K::kList;
@@ -306,6 +313,15 @@ const PlainValue* TorchSnapshot::ExternalName(const std::string& module,
   return it == external_names.end() ? nullptr : Column(it->second.names, it->second.values, name);
 }
 
+int TorchSnapshot::FindEnumClass(std::string_view qualified) const {
+  auto it =
+      std::lower_bound(enum_classes.begin(), enum_classes.end(), qualified,
+                       [](const EnumClass& c, std::string_view q) { return c.qualified < q; });
+  return it != enum_classes.end() && it->qualified == qualified
+             ? static_cast<int>(it - enum_classes.begin())
+             : -1;
+}
+
 std::optional<bool> TorchSnapshot::ModuleHasName(const std::string& module,
                                                  std::string_view name) const {
   auto it = module_names.find(module);
@@ -390,7 +406,7 @@ class SnapshotReader {
   [[noreturn]] void Fail(std::string_view key, const char* problem) const {
     std::string where;
     for (const Frame& f : where_) {
-      if (!where.empty()) where += ".";
+      if (!where.empty() && !f.parent.empty()) where += ".";  // a map in a map has no key
       where += f.parent;
       where += f.member.empty() ? "[" + std::to_string(f.index) + "]" : "." + std::string(f.member);
     }
@@ -670,11 +686,22 @@ void ReadSnapshot(const SnapshotReader& r, dom::object j, TorchSnapshot& s) {
   std::erase_if(s.module_constants, [](const auto& m) { return m.second.empty(); });
   s.module_names = r.Map(r.Get(j, "module_names"), "module_names", ModuleNames);
   s.module_alls = r.Map(r.Get(j, "module_alls"), "module_alls", Strings);
-  // Came later within format 5: a snapshot without it knows no such name.
+  // Optional: a snapshot without it knows no such name.
   if (auto e = r.Find(j, "external_names"))
     s.external_names = r.Map(*e, "external_names", ReadExternalModule);
   s.op_lists = r.Map(r.Get(j, "op_lists"), "op_lists", ints);
   s.module_lists = r.Map(r.Get(j, "module_lists"), "module_lists", ints);
+  auto members = [&](const SnapshotReader& r, dom::element e) { return r.Map(e, "", string); };
+  for (auto& [name, m] : r.Map(r.Get(j, "enum_classes"), "enum_classes", members))
+    s.enum_classes.push_back({name, std::move(m)});  // sorted: a std::map's order
+  for (auto& [name, cls] : r.Map(r.Get(j, "enum_names"), "enum_names", string)) {
+    int i = s.FindEnumClass(cls);
+    if (i < 0) {
+      SnapshotReader::Scope scope(r, "enum_names", name);
+      r.Fail("", "names no class of enum_classes");
+    }
+    s.enum_names[name] = i;
+  }
   dom::array ops = r.Array(r.Get(j, "ops"), "ops");
   s.ops.reserve(ops.size());
   for (dom::element o : ops) {
@@ -731,6 +758,14 @@ TorchSnapshot ParseTorchSnapshot(const std::string& path, const std::string& tex
   };
   check_lists(s.op_lists, s.ops.size(), "op list");
   check_lists(s.module_lists, s.modules.size(), "module list");
+  // Checked once here so that a member always names a canonical member.
+  for (const EnumClass& c : s.enum_classes)
+    for (const auto& [member, canonical] : c.members) {
+      auto it = c.members.find(canonical);
+      if (it == c.members.end() || it->second != canonical)
+        throw std::runtime_error(path + ": enum member " + c.qualified + "." + member +
+                                 " stands for no member");
+    }
   // Checked once here so that EntryLines never reads past entry_lines.
   auto check_entry = [&](const std::string& name, const std::string& entry) {
     bool in_range = true;

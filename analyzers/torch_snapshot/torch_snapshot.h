@@ -38,13 +38,25 @@ struct PlainValue {
     kObject,
     kNamed,   // an object with a str __name__ (class, function, module): s
     kNumber,  // a number without a plain spelling (inf, a huge int, complex)
+    kEnum,    // an Enum member: s is `<class>.<member>`
   };
   Kind kind = Kind::kAbsent;
   bool truthy = false;  // kBool's value; kObject's bool()
   int64_t i = 0;
   double f = 0;
-  std::string s;  // kStr's value; kDtype's torch name
+  // kStr's value; kDtype's torch name; kEnum's class and member
+  // (`torch.testing._internal.opinfo.core.SpectralFuncType.OneD`)
+  std::string s;
   std::vector<PlainValue> items;
+};
+
+// A plain Enum class (no int/str mixin) that torch's test modules bind or
+// an OpInfo attribute holds a member of (format 6): `op.ndimensional ==
+// SpectralFuncType.OneD` compares members of it.
+struct EnumClass {
+  std::string qualified;  // `torch.testing._internal.opinfo.core.SpectralFuncType`
+  // Every member name -> the canonical member it is (an alias names another).
+  std::map<std::string, std::string> members;
 };
 
 // A legacy dtype helper that takes arguments (`get_all_dtypes(include_bool=
@@ -103,9 +115,17 @@ struct TorchSnapshot {
   std::vector<std::string> all_dtypes, any_dtype_order;
   std::vector<std::string> dtype_names, device_types, op_flags;
   std::vector<OpInfoEntry> ops;
-  std::map<std::string, std::vector<int>> op_lists;  // `op_db` -> indices into ops
+  // The OpInfo lists of every torch.testing._internal module, by module and
+  // name (format 6): `torch.testing._internal.custom_op_db.custom_op_db` ->
+  // indices into ops. A list a module re-exports is under each name.
+  std::map<std::string, std::vector<int>> op_lists;
   std::vector<ModuleInfoEntry> modules;
-  std::map<std::string, std::vector<int>> module_lists;
+  std::map<std::string, std::vector<int>> module_lists;  // the same for ModuleInfos
+  std::vector<EnumClass> enum_classes;                   // sorted by qualified name
+  // The Enum classes torch's test modules bind, by module and name
+  // (`torch.testing._internal.common_methods_invocations.SpectralFuncType`)
+  // -> index into enum_classes.
+  std::map<std::string, int> enum_names;
   std::vector<std::string> op_attr_names, module_attr_names;  // sorted
   std::vector<std::vector<std::string>> op_classes;           // class names of an OpInfo's MRO
   // What an OpInfo/ModuleInfo gives a test besides its dtype tables, each
@@ -164,6 +184,8 @@ struct TorchSnapshot {
   // What `module.name` is (torch, torch.nn, math, sys, numpy...), or
   // nullptr if the snapshot does not know that module or name.
   const PlainValue* ExternalName(const std::string& module, std::string_view name) const;
+  // The index into enum_classes of a qualified class name, or -1.
+  int FindEnumClass(std::string_view qualified) const;
   // Whether `from module import name` succeeds; nullopt if the snapshot
   // does not know `module`.
   std::optional<bool> ModuleHasName(const std::string& module, std::string_view name) const;
@@ -177,8 +199,8 @@ struct TorchSnapshot {
   std::optional<bool> HasKernel(const OperatorEntry& op, std::string_view dispatch_key) const;
 };
 
-// The format a snapshot file declares (`"format": "testmap-torch-snapshot/5"`).
-inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/5";
+// The format a snapshot file declares (`"format": "testmap-torch-snapshot/6"`).
+inline constexpr const char* kSnapshotFormat = "testmap-torch-snapshot/6";
 
 // Whether `bytes` declare this format, without parsing them: a cheap check
 // of a snapshot named by the user before anything needs its content.

@@ -10,6 +10,7 @@
 
 #include "analyzers/torch_snapshot/torch_snapshot.h"
 #include "tests/support/command.h"
+#include "tests/support/pytest_collect.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -416,28 +417,8 @@ add_tests()
 
 namespace {
 
-// The node ids real pytest collects from `dir` (which must import cleanly).
-std::set<std::string> PytestCollects(const std::string& dir) {
-  auto truth = Python(
-      {"-W", "ignore", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, dir);
-  EXPECT_EQ(truth.rc, 0) << truth.out << truth.err;
-  std::set<std::string> collected;
-  for (const auto& line : Lines(truth.out))
-    if (line.find("::") != std::string::npos) collected.insert(line);
-  return collected;
-}
-
-// The ids `testmap scan` prints for an example directory against what real
-// pytest collects from it; returns how many pytest collected.
-size_t ExpectScanCollectsAsPytest(const std::string& example) {
-  std::string dir = testmap::testing::SourcePath(example);
-  std::set<std::string> collected = PytestCollects(dir);
-  auto scan = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, dir);
-  EXPECT_EQ(scan.rc, 0) << scan.err;
-  auto lines = Lines(scan.out);
-  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()), collected);
-  return collected.size();
-}
+using testmap::testing::ExpectScanCollectsAsPytest;
+using testmap::testing::PytestCollects;
 
 // Parameter values that are names from torch and standard modules
 // (torch.channels_last, torch.add, sys.maxsize, math.pi / 2): pytest and

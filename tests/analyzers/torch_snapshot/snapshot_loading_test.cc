@@ -20,6 +20,9 @@ namespace {
 
 using nlohmann::json;
 
+constexpr const char* kOpDb = "torch.testing._internal.common_methods_invocations.op_db";
+constexpr const char* kSpectralFuncType = "torch.testing._internal.opinfo.core.SpectralFuncType";
+
 // The real torch's snapshot, from the shared cache (taking one anew costs
 // seconds), and its text.
 const std::string& RealPath() {
@@ -108,7 +111,35 @@ TEST(LoadTorchSnapshot, ARealSnapshotLoadsAsAnotherJsonReaderReadsIt) {
   // The real torch's counts, then each entry field by field.
   ASSERT_GT(j["ops"].size(), 500u);
   ASSERT_GT(j["operators"].size(), 2000u);
-  ASSERT_GT(s.op_lists.at("op_db").size(), 500u);
+  ASSERT_GT(s.op_lists.at(kOpDb).size(), 500u);
+  // Lists of other modules, by module and name (format 6).
+  EXPECT_GT(s.op_lists.at("torch.testing._internal.custom_op_db.custom_op_db").size(), 0u);
+  EXPECT_LT(s.op_lists.at("torch.testing._internal.opinfo.definitions.linalg.op_db").size(),
+            s.op_lists.at(kOpDb).size());
+  // Enum classes and the names modules bind them under.
+  ASSERT_EQ(s.enum_classes.size(), j["enum_classes"].size());
+  for (const EnumClass& c : s.enum_classes)
+    EXPECT_EQ(c.members, (j["enum_classes"][c.qualified].get<std::map<std::string, std::string>>()))
+        << c.qualified;
+  ASSERT_EQ(s.enum_names.size(), j["enum_names"].size());
+  for (const auto& [name, i] : s.enum_names)
+    EXPECT_EQ(s.enum_classes.at(i).qualified, j["enum_names"][name].get<std::string>()) << name;
+  const int spectral = s.FindEnumClass(kSpectralFuncType);
+  ASSERT_GE(spectral, 0);
+  EXPECT_EQ(s.enum_names.at("torch.testing._internal.common_methods_invocations.SpectralFuncType"),
+            spectral);
+  EXPECT_EQ(s.FindEnumClass("torch.testing._internal.opinfo.core.NoSuchEnum"), -1);
+  // An OpInfo attribute holding a member (`ndimensional`) decodes to it.
+  size_t enum_attrs = 0;
+  for (int i : s.op_lists.at("torch.testing._internal.common_methods_invocations.spectral_funcs")) {
+    const PlainValue* v = s.OpAttribute(s.ops[i], "ndimensional");
+    ASSERT_NE(v, nullptr);
+    ASSERT_EQ(v->kind, PlainValue::Kind::kEnum) << s.ops[i].name;
+    EXPECT_TRUE(v->truthy);
+    EXPECT_TRUE(v->s.rfind(std::string(kSpectralFuncType) + ".", 0) == 0) << v->s;
+    ++enum_attrs;
+  }
+  EXPECT_GT(enum_attrs, 10u);
   ASSERT_EQ(s.ops.size(), j["ops"].size());
   for (size_t i = 0; i < s.ops.size(); ++i) {
     const OpInfoEntry& op = s.ops[i];
@@ -312,7 +343,7 @@ TEST(LoadTorchSnapshot, KeysAnOlderOrPartialSnapshotLacksTakeTheirDefaults) {
     j["modules"][0].erase(key);
   j["modules"][1]["ctor_params"] = nullptr;
   j["ops"][2]["flags"] = {"no_such_flag", "supports_out"};
-  j.erase("external_names");  // came later within format 5
+  j.erase("external_names");  // optional: a snapshot without it knows no such name
   TorchSnapshot s = LoadTorchSnapshot(testing::WriteTempFile("partial.json", j.dump()));
   EXPECT_TRUE(s.operator_tags.empty());
   EXPECT_TRUE(s.external_names.empty());
@@ -335,6 +366,39 @@ TEST(LoadTorchSnapshot, KeysAnOlderOrPartialSnapshotLacksTakeTheirDefaults) {
   EXPECT_FALSE(s.modules[0].ctor_params.has_value());
   EXPECT_FALSE(s.modules[1].ctor_params.has_value());
   EXPECT_TRUE(s.modules[2].ctor_params.has_value());
+}
+
+// An attribute row's Enum member (`e<length>:<class>.<member>`) is read as
+// its class and member; one that runs past its row leaves that object's
+// attributes unknown rather than wrong.
+TEST(LoadTorchSnapshot, EnumMembersInAttributeRowsDecodeOrLeaveTheRowUnknown) {
+  json j = RealJson();
+  const std::string member = std::string(kSpectralFuncType) + ".TwoD";
+  const std::string code = "e" + std::to_string(member.size()) + ":" + member;
+  size_t edited = 0, broken = 0;
+  for (size_t i = 0; i < j["ops"].size(); ++i) {
+    std::string row = j["ops"][i].value("attrs", "");
+    size_t at = row.find("e" + std::to_string(std::strlen(kSpectralFuncType) + 5) + ":" +
+                         kSpectralFuncType + ".OneD");
+    if (at == std::string::npos) continue;
+    std::string one_d = "e" + std::to_string(std::strlen(kSpectralFuncType) + 5) + ":" +
+                        kSpectralFuncType + ".OneD";
+    if (edited == 0) {
+      j["ops"][i]["attrs"] = row.replace(at, one_d.size(), code);
+      edited = i;
+    } else if (broken == 0) {
+      j["ops"][i]["attrs"] = row.substr(0, at) + "e9999:" + kSpectralFuncType;
+      broken = i;
+    }
+  }
+  ASSERT_GT(edited, 0u);
+  ASSERT_GT(broken, 0u);
+  TorchSnapshot s = LoadTorchSnapshot(testing::WriteTempFile("enums.json", j.dump()));
+  const PlainValue* v = s.OpAttribute(s.ops[edited], "ndimensional");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->kind, PlainValue::Kind::kEnum);
+  EXPECT_EQ(v->s, member);
+  EXPECT_EQ(s.OpAttribute(s.ops[broken], "ndimensional"), nullptr);
 }
 
 // A snapshot variant and the message it must give after "PATH: ".
@@ -374,12 +438,12 @@ TEST(LoadTorchSnapshot, BadInputIsARuntimeErrorNamingTheFile) {
       {"bad UTF-8", [] { return Replaced("\"torch_version\":\"", "\"torch_version\":\"\xff"); },
        "not a torch snapshot: "},
       {"another format",
-       [] { return Edited([](json& j) { j["format"] = "testmap-torch-snapshot/4"; }); },
-       "unknown snapshot format (want testmap-torch-snapshot/5)"},
+       [] { return Edited([](json& j) { j["format"] = "testmap-torch-snapshot/5"; }); },
+       "unknown snapshot format (want testmap-torch-snapshot/6)"},
       {"format not a string", [] { return Edited([](json& j) { j["format"] = 5; }); },
-       "unknown snapshot format (want testmap-torch-snapshot/5)"},
-      {"not an object", [] { return std::string("[\"testmap-torch-snapshot/5\"]"); },
-       "unknown snapshot format (want testmap-torch-snapshot/5)"},
+       "unknown snapshot format (want testmap-torch-snapshot/6)"},
+      {"not an object", [] { return std::string("[\"testmap-torch-snapshot/6\"]"); },
+       "unknown snapshot format (want testmap-torch-snapshot/6)"},
       {"missing key", [] { return Edited([](json& j) { j.erase("operators"); }); },
        "malformed torch snapshot: `operators` is missing"},
       {"missing op key", [] { return Edited([](json& j) { j["ops"][5].erase("name"); }); },
@@ -411,17 +475,21 @@ TEST(LoadTorchSnapshot, BadInputIsARuntimeErrorNamingTheFile) {
        [] { return Edited([](json& j) { j["module_constants"]["x"] = {1}; }); },
        "malformed torch snapshot: `module_constants.x` is not an object"},
       {"op list index past the ops",
-       [&] { return Edited([&](json& j) { j["op_lists"]["op_db"].push_back(ops); }); },
-       "op list op_db has a bad index"},
+       [&] { return Edited([&](json& j) { j["op_lists"][kOpDb].push_back(ops); }); },
+       std::string("op list ") + kOpDb + " has a bad index"},
       {"negative op list index",
-       [] { return Edited([](json& j) { j["op_lists"]["op_db"].push_back(-1); }); },
-       "op list op_db has a bad index"},
+       [] { return Edited([](json& j) { j["op_lists"][kOpDb].push_back(-1); }); },
+       std::string("op list ") + kOpDb + " has a bad index"},
       {"op list index past int",
-       [] { return Edited([](json& j) { j["op_lists"]["op_db"].push_back(int64_t{1} << 40); }); },
-       "malformed torch snapshot: `op_lists.op_db` is not a number in range"},
+       [] { return Edited([](json& j) { j["op_lists"][kOpDb].push_back(int64_t{1} << 40); }); },
+       std::string("malformed torch snapshot: `op_lists.") + kOpDb + "` is not a number in range"},
       {"module list index past the modules",
-       [&] { return Edited([&](json& j) { j["module_lists"]["module_db"].push_back(modules); }); },
-       "module list module_db has a bad index"},
+       [&] {
+         return Edited([&](json& j) {
+           j["module_lists"]["torch.testing._internal.common_modules.module_db"].push_back(modules);
+         });
+       },
+       "module list torch.testing._internal.common_modules.module_db has a bad index"},
       {"entry index past the entry lines",
        [] {
          return Edited([](json& j) {
@@ -429,6 +497,35 @@ TEST(LoadTorchSnapshot, BadInputIsARuntimeErrorNamingTheFile) {
          });
        },
        "entry of " + first_op + " has a bad index"},
+      {"enum classes missing", [] { return Edited([](json& j) { j.erase("enum_classes"); }); },
+       "malformed torch snapshot: `enum_classes` is missing"},
+      {"enum members of another type",
+       [] { return Edited([](json& j) { j["enum_classes"][kSpectralFuncType] = {"OneD"}; }); },
+       std::string("malformed torch snapshot: `enum_classes.") + kSpectralFuncType +
+           "` is not an object"},
+      {"enum member not a string",
+       [] { return Edited([](json& j) { j["enum_classes"][kSpectralFuncType]["OneD"] = 1; }); },
+       std::string("malformed torch snapshot: `enum_classes.") + kSpectralFuncType +
+           ".OneD` is not a string"},
+      {"enum alias of no member",
+       [] {
+         return Edited([](json& j) { j["enum_classes"][kSpectralFuncType]["Alias"] = "Nowhere"; });
+       },
+       std::string("enum member ") + kSpectralFuncType + ".Alias stands for no member"},
+      {"enum alias of an alias",
+       [] {
+         return Edited([](json& j) {
+           j["enum_classes"][kSpectralFuncType]["A"] = "B";
+           j["enum_classes"][kSpectralFuncType]["B"] = "OneD";
+         });
+       },
+       std::string("enum member ") + kSpectralFuncType + ".A stands for no member"},
+      {"enum name of no class",
+       [] { return Edited([](json& j) { j["enum_names"]["m.E"] = "m.NoSuchEnum"; }); },
+       "malformed torch snapshot: `enum_names.m.E` names no class of enum_classes"},
+      {"enum names of another type",
+       [] { return Edited([](json& j) { j["enum_names"] = {"m.E"}; }); },
+       "malformed torch snapshot: `enum_names` is not an object"},
       {"huge integer", [] { return WithConstants("\"x\":{\"h\":1" + std::string(40, '0') + "}"); },
        "not a torch snapshot: "},
       {"huge float", [] { return WithConstants(R"("x":{"h":1e400})"); }, "not a torch snapshot: "},

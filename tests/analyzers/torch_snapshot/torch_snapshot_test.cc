@@ -110,7 +110,8 @@ print(json.dumps({"ops": ops, "modules": mods,
   ASSERT_EQ(r.rc, 0) << r.err;
   nlohmann::json live = nlohmann::json::parse(r.out);
   const TorchSnapshot& s = Snapshot();
-  const std::vector<int>& op_db = s.op_lists.at("op_db");
+  const std::vector<int>& op_db =
+      s.op_lists.at("torch.testing._internal.common_methods_invocations.op_db");
   ASSERT_EQ(op_db.size(), live["ops"].size());
   for (size_t i = 0; i < op_db.size(); ++i) {
     const OpInfoEntry& op = s.ops[op_db[i]];
@@ -164,7 +165,8 @@ print(json.dumps({"ops": ops, "modules": mods,
     ASSERT_GE(op.cls, 0);
     EXPECT_EQ(s.op_classes[op.cls], want["mro"].get<std::vector<std::string>>());
   }
-  const std::vector<int>& module_db = s.module_lists.at("module_db");
+  const std::vector<int>& module_db =
+      s.module_lists.at("torch.testing._internal.common_modules.module_db");
   ASSERT_EQ(module_db.size(), live["modules"].size());
   for (size_t i = 0; i < module_db.size(); ++i) {
     const ModuleInfoEntry& m = s.modules[module_db[i]];
@@ -204,6 +206,94 @@ print(json.dumps({"ops": ops, "modules": mods,
   EXPECT_EQ(s.ModuleHasName("torch.nowhere", "x"), std::nullopt);
 }
 
+// OpInfo lists of modules besides common_methods_invocations and the Enum
+// members OpInfos hold (format 6), against the live lists: every list of
+// those modules by module and name, its ops in order, and each spectral
+// function's `ndimensional` member.
+TEST(TorchSnapshot, ListsOfEveryTestModuleAndEnumAttributesEqualTheLiveOnes) {
+  auto r = testing::Python({"-c", R"(
+import json
+import torch
+from torch.testing._internal.opinfo.core import OpInfo
+import torch.testing._internal.common_methods_invocations as cmi
+import torch.testing._internal.custom_op_db, torch.testing._internal.hop_db
+import torch.testing._internal.opinfo.definitions.linalg as linalg
+import torch.testing._internal.opinfo.definitions.nested as nested
+lists = {}
+for mod in (cmi, torch.testing._internal.custom_op_db, torch.testing._internal.hop_db, linalg, nested):
+    for k, v in vars(mod).items():
+        if isinstance(v, (list, tuple)) and v and all(isinstance(o, OpInfo) for o in v):
+            lists[mod.__name__ + "." + k] = [o.formatted_name for o in v]
+dims = [[o.formatted_name, type(o.ndimensional).__module__ + "." + type(o.ndimensional).__qualname__
+         + "." + o.ndimensional.name] for o in cmi.spectral_funcs]
+print(json.dumps({"lists": lists, "dims": dims}))
+)"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json live = nlohmann::json::parse(r.out);
+  const TorchSnapshot& s = Snapshot();
+  ASSERT_GT(live["lists"].size(), 20u);
+  for (const auto& [name, want] : live["lists"].items()) {
+    ASSERT_TRUE(s.op_lists.count(name)) << name;
+    std::vector<std::string> got;
+    for (int i : s.op_lists.at(name)) got.push_back(s.ops[i].formatted_name);
+    EXPECT_EQ(got, want.get<std::vector<std::string>>()) << name;
+  }
+  const auto& spectral =
+      s.op_lists.at("torch.testing._internal.common_methods_invocations.spectral_funcs");
+  ASSERT_EQ(spectral.size(), live["dims"].size());
+  for (size_t i = 0; i < spectral.size(); ++i) {
+    const OpInfoEntry& op = s.ops[spectral[i]];
+    ASSERT_EQ(op.formatted_name, live["dims"][i][0].get<std::string>());
+    const PlainValue* v = s.OpAttribute(op, "ndimensional");
+    ASSERT_NE(v, nullptr) << op.name;
+    EXPECT_EQ(v->kind, PlainValue::Kind::kEnum) << op.name;
+    EXPECT_EQ(v->s, live["dims"][i][1].get<std::string>()) << op.name;
+  }
+  int cls = s.FindEnumClass("torch.testing._internal.opinfo.core.SpectralFuncType");
+  ASSERT_GE(cls, 0);
+  EXPECT_EQ(s.enum_classes[cls].members,
+            (std::map<std::string, std::string>{{"ND", "ND"}, {"OneD", "OneD"}, {"TwoD", "TwoD"}}));
+}
+
+// snapshot_torch.py's own imports of the modules that define OpInfo lists,
+// with modules added to torch.testing._internal's path: one that raises on
+// import (and one that exits) is left out and the rest is recorded; what
+// one prints on import never reaches the JSON on stdout.
+TEST(TorchSnapshot, AModuleThatFailsToImportIsLeftOut) {
+  testing::TempDir d;
+  d.Write("zz_broken_db.py", "# names OpInfo\nraise ImportError('no optional dependency')\n");
+  d.Write("zz_exits_db.py", "# names OpInfo\nimport sys\nsys.exit(3)\n");
+  d.Write("zz_extra_db.py",
+          "from torch.testing._internal.opinfo.core import OpInfo\n"
+          "from torch.testing._internal.common_methods_invocations import op_db\n"
+          "print('noise on import')\n"
+          "extra_db = op_db[:2]\n");
+  auto r = testing::Python(
+      {"-c",
+       "import json, sys\n"
+       "sys.path.insert(0, sys.argv[1])\n"
+       "import torch.testing._internal as package\n"
+       "package.__path__.append(sys.argv[2])\n"
+       "import snapshot_torch as s\n"
+       "s.import_info_modules()\n"
+       "lists = s.named_lists(s.testing_modules(), s.OpInfo)\n"
+       "json.dump({k: [o.name for o in v] for k, v in lists.items()}, sys.stdout)\n",
+       testing::SourcePath("analyzers/torch_snapshot"), d.path().string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json lists = nlohmann::json::parse(r.out);  // no noise in it
+  EXPECT_NE(r.err.find("noise on import"), std::string::npos) << r.err;
+  ASSERT_TRUE(lists.contains("torch.testing._internal.zz_extra_db.extra_db")) << r.out;
+  const nlohmann::json& op_db = lists["torch.testing._internal.common_methods_invocations.op_db"];
+  ASSERT_GE(op_db.size(), 2u);
+  EXPECT_EQ(lists["torch.testing._internal.zz_extra_db.extra_db"],
+            nlohmann::json::array({op_db[0], op_db[1]}));
+  EXPECT_TRUE(lists.contains("torch.testing._internal.custom_op_db.custom_op_db"));
+  for (const auto& [name, _] : lists.items()) {
+    EXPECT_EQ(name.find("zz_broken_db"), std::string::npos) << name;
+    EXPECT_EQ(name.find("zz_exits_db"), std::string::npos) << name;
+  }
+}
+
 // The entries content identities hash (format 5): every DecorateInfo of an
 // OpInfo, as the live OpInfo holds them (skips included), and its input
 // functions by name.
@@ -227,7 +317,9 @@ print(json.dumps(out))
   // get it): taking a snapshot anew costs this test most of its time.
   TorchSnapshot s = LoadTorchSnapshot(EnsureTorchSnapshot(TESTMAP_PYTHON, DefaultCacheDir()));
   size_t checked = 0;
-  for (const OpInfoEntry& op : s.ops) {
+  // op_db's OpInfos: other lists hold OpInfos of those names too (njt_op_db).
+  for (int i : s.op_lists.at("torch.testing._internal.common_methods_invocations.op_db")) {
+    const OpInfoEntry& op = s.ops[i];
     if (!live.contains(op.name) || !op.variant_test_name.empty()) continue;
     std::vector<std::pair<std::string, std::string>> decorate;
     std::string sample;
