@@ -214,7 +214,10 @@ bool Evaluator::TorchConstant(const std::string& q, Value* out) {
 bool Evaluator::ExternalValue(const std::string& q, Value* out) {
   size_t dot = q.rfind('.');
   if (dot == std::string::npos) return false;
-  const torch_snapshot::TorchSnapshot* s = snapshot();
+  // Without a snapshot such a name is what it was before the snapshot knew
+  // these modules: not a miss of torch's metadata (that makes a file's
+  // answer partial), so the check does not count one.
+  const torch_snapshot::TorchSnapshot* s = snapshot_if_available();
   if (!s) return false;
   const torch_snapshot::PlainValue* v = s->ExternalName(q.substr(0, dot), q.substr(dot + 1));
   if (!v || v->kind == torch_snapshot::PlainValue::Kind::kAbsent) return false;
