@@ -1,6 +1,8 @@
 // `testmap scan`: enumerate the pytest ids of test files statically. The
 // rootdir rule is analyzers/python/pytest_rootdir.h; the scan is
 // analyzers/python/tree_scanner.h.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -67,7 +69,8 @@ int RunScan(const ScanArgs& a) {
   if (!a.torch_python.empty() && !r.snapshot_setup_error.empty())
     throw core::InputError("--torch-python: " + r.snapshot_setup_error);
 
-  std::cout.write(r.output.data(), static_cast<std::streamsize>(r.output.size()));
+  std::cout.flush();
+  if (!r.output.WriteTo(STDOUT_FILENO)) std::cout.setstate(std::ios::badbit);  // reported on return
 
   for (const auto& key : setup.unhonoured_keys)
     std::cerr << "testmap scan: warning: " << setup.config_file << " sets " << key

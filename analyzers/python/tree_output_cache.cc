@@ -38,10 +38,8 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
                                          const core::Hash128& state) {
   int fd = open(EntryPath(dir, slot).c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
-  struct Closer {
-    int fd;
-    ~Closer() { close(fd); }
-  } closer{fd};
+  // Owned from here on: closed on a miss, kept open by the output on a hit.
+  OutputBytes file = OutputBytes::FileRange(fd, 0, 0);
   // The head first: a stale entry costs 32 bytes, not the whole output.
   std::string head, rest;
   uint64_t magic, high, low, size;
@@ -51,11 +49,12 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
   if (!h.U64(&magic) || !h.U64(&high) || !h.U64(&low) || !h.U64(&size) || high != state.high ||
       low != state.low || fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < 32 + size)
     return std::nullopt;
-  TreeOutput t;
-  // Straight into the result's buffer: the output is nearly all of the file.
-  if (!ReadExactly(fd, size, &t.output) ||
+  // Only the summary is read; the output stays in the file (output_bytes.h).
+  if (lseek(fd, static_cast<off_t>(32 + size), SEEK_SET) < 0 ||
       !ReadExactly(fd, static_cast<size_t>(st.st_size) - 32 - size, &rest))
     return std::nullopt;
+  TreeOutput t;
+  t.output = file.Range(32, size);
   ByteReader c(rest);
   uint64_t nfiles, tests;
   if (!c.U64(&tests) || !c.U64(&nfiles)) return std::nullopt;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/python/output_bytes.h"
 #include "analyzers/python/scanned_test.h"
 #include "core/content_hash.h"
 
@@ -22,7 +23,7 @@ struct TreeOutput {
   // them): what the command reports on stderr and its exit status.
   std::vector<FileScan> files;
   size_t tests = 0;
-  std::string output;  // the rendered bytes
+  OutputBytes output;  // the rendered bytes, left in the entry's file
 };
 
 // The entry of `slot` if it was written for `state`; nullopt otherwise

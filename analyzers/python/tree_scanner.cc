@@ -335,12 +335,13 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   for (const auto& f : result.files) result.tests += f.tests.size();
   set_snapshot_error();
   if (options.output) {
-    result.output = RenderScan(result, *options.output);
+    std::string output = RenderScan(result, *options.output);
     // A skipped file may be readable next time with the same stat.
     bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
                                      [](const FileScan& f) { return f.skipped; });
     if (tree && tree->stable && none_skipped)
-      WriteTreeOutput(tree_dir, tree->slot, tree->state, result.files, result.tests, result.output);
+      WriteTreeOutput(tree_dir, tree->slot, tree->state, result.files, result.tests, output);
+    result.output = OutputBytes(std::move(output));
   }
   return result;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyzers/python/collector.h"
+#include "analyzers/python/output_bytes.h"
 #include "analyzers/python/scan_format.h"
 #include "analyzers/python/scanned_test.h"
 #include "analyzers/torch_snapshot/torch_snapshot.h"
@@ -54,7 +55,7 @@ struct TreeScanResult {
   std::vector<std::string> errors;
   size_t cache_hits = 0;
   size_t tests = 0;                  // in all files
-  std::string output;                // rendered, when TreeScanOptions::output is set
+  OutputBytes output;                // rendered, when TreeScanOptions::output is set
   bool output_from_cache = false;    // served whole from the tree output cache
   std::string snapshot_error;        // why torch metadata was unavailable, if it was needed
   std::string snapshot_setup_error;  // why the torch Python gave no snapshot, needed or not

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -378,6 +379,47 @@ TEST(ScanCommand, WriteErrorsExitNonZero) {
       d.path().string());
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.err.find("cannot write the output"), std::string::npos) << r.err;
+}
+
+// A warm re-scan sends the cached answer straight from the cache entry to
+// stdout (output_bytes.h): every kind of stdout gets the bytes a fresh scan
+// prints, and one that cannot take them is an error, as on a cold scan.
+TEST(ScanCommand, ACachedAnswerIsTheFreshBytesWhereverStdoutGoes) {
+  TempDir d, cache, out;
+  std::string values;  // an answer of megabytes: more than one chunk of a copy
+  for (int i = 0; i < 20000; ++i) values += std::to_string(i) + ", ";
+  d.Write("test_big.py", "import pytest\n\n@pytest.mark.parametrize('x', [" + values +
+                             "])\ndef test_x(x):\n    pass\n");
+  // Files written in the last seconds are never served whole (racy stat).
+  fs::last_write_time(d.path() / "test_big.py",
+                      fs::file_time_type::clock::now() - std::chrono::hours(1));
+  auto scan = [&](const std::string& redirect) {
+    return RunCommand({"sh", "-c",
+                       "exec '" + TestmapBin() + "' scan --cache-dir '" + cache.path().string() +
+                           "' --format jsonl . " + redirect},
+                      d.path().string());
+  };
+  auto fresh = Testmap({"scan", "--no-cache", "--format", "jsonl", "."}, d.path().string());
+  ASSERT_EQ(fresh.rc, 0) << fresh.err;
+  ASSERT_EQ(Lines(fresh.out).size(), 20000u);
+  ASSERT_GT(fresh.out.size(), size_t{1} << 20);
+  const std::string file = (out.path() / "file").string();
+  ASSERT_EQ(scan("> '" + file + "'").rc, 0);  // fills the cache
+  ASSERT_EQ(fs::directory_iterator(cache.path() / "scan-output") != fs::directory_iterator(), true)
+      << "no tree output cached: the warm scans below would not be served from it";
+  ASSERT_EQ(ReadFile(file), fresh.out);
+
+  ASSERT_EQ(scan("> '" + file + "'").rc, 0);  // a regular file
+  EXPECT_EQ(ReadFile(file), fresh.out);
+  auto piped = scan("| cat");  // a pipe
+  EXPECT_EQ(piped.rc, 0) << piped.err;
+  EXPECT_EQ(piped.out, fresh.out);
+  d.Write("appended", "before\n");  // O_APPEND, where sendfile(2) refuses
+  ASSERT_EQ(scan(">> '" + (d.path() / "appended").string() + "'").rc, 0);
+  EXPECT_EQ(ReadFile((d.path() / "appended").string()), "before\n" + fresh.out);
+  auto full = scan("> /dev/full");
+  EXPECT_EQ(full.rc, 1) << full.err;
+  EXPECT_NE(full.err.find("cannot write the output"), std::string::npos) << full.err;
 }
 
 TEST(ScanCommand, SetattrCodeItCannotFollowMakesAPartialAnswerThatSaysWhere) {

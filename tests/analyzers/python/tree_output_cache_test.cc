@@ -42,12 +42,12 @@ class TreeOutputCacheTest : public ::testing::TestWithParam<ScanFormat> {
     return ScanTree(o);
   }
   // The reference: no cache of any kind.
-  std::string Cold() const { return Scan("").output; }
+  std::string Cold() const { return Scan("").output.str(); }
   // A scan with the shared cache: whether the tree entry served it, and
   // that its bytes are the cold scan's.
   bool Warm() const {
     TreeScanResult r = Scan(cache_.path().string());
-    EXPECT_EQ(r.output, Cold());
+    EXPECT_EQ(r.output.str(), Cold());
     TreeScanResult cold = Scan("");
     EXPECT_EQ(r.tests, cold.tests);
     EXPECT_EQ(r.files.size(), cold.files.size());
