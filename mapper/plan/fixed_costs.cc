@@ -1,8 +1,13 @@
 #include "mapper/plan/fixed_costs.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 
 namespace testmap::plan {
 namespace {
@@ -33,35 +38,117 @@ void LearnStartup(const std::vector<timings::ProcessWall>& walls, FixedCosts& ou
   out.startup = n % 2 ? gaps[n / 2] : (gaps[n / 2 - 1] + gaps[n / 2]) / 2;
 }
 
+// A process's overhead and what it is fitted on: 1 (per process), its
+// files, the tests it ran, the tests its files hold.
+constexpr int kTerms = 4;
+struct Observation {
+  std::array<double, kTerms> x;
+  double overhead;
+};
+
+// Least squares of overhead on the terms in `mask` (bit k: x[k]); false when
+// the processes cannot tell those terms apart (a singular system).
+bool FitTerms(const std::vector<Observation>& obs, unsigned mask, std::array<double, kTerms>& coef,
+              double& squared_error) {
+  std::array<int, kTerms> terms{};
+  int n = 0;
+  for (int k = 0; k < kTerms; ++k)
+    if (mask & (1u << k)) terms[n++] = k;
+  // Normal equations, n <= 4, solved by elimination with partial pivoting.
+  double a[kTerms][kTerms + 1] = {};
+  for (const Observation& o : obs) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) a[i][j] += o.x[terms[i]] * o.x[terms[j]];
+      a[i][n] += o.x[terms[i]] * o.overhead;
+    }
+  }
+  double scale[kTerms];
+  for (int i = 0; i < n; ++i) scale[i] = a[i][i];
+  for (int c = 0; c < n; ++c) {
+    int pivot = c;
+    for (int r = c + 1; r < n; ++r)
+      if (std::fabs(a[r][c]) > std::fabs(a[pivot][c])) pivot = r;
+    std::swap(a[c], a[pivot]);
+    if (std::fabs(a[c][c]) <= 1e-9 * std::max(scale[c], 1e-300)) return false;
+    for (int r = 0; r < n; ++r) {
+      if (r == c) continue;
+      const double f = a[r][c] / a[c][c];
+      for (int k = c; k <= n; ++k) a[r][k] -= f * a[c][k];
+    }
+  }
+  coef = {};
+  for (int i = 0; i < n; ++i) coef[terms[i]] = a[i][n] / a[i][i];
+  squared_error = 0;
+  for (const Observation& o : obs) {
+    double e = o.overhead;
+    for (int k = 0; k < kTerms; ++k) e -= coef[k] * o.x[k];
+    squared_error += e * e;
+  }
+  return true;
+}
+
 }  // namespace
 
-FixedCosts LearnFixedCosts(const std::vector<timings::ProcessWall>& walls) {
+std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records) {
+  std::map<std::string, std::set<std::string_view>> ids;
+  for (const timings::TimingRecord& r : records)
+    if (r.level == timings::TimingLevel::kTest) ids[r.file].insert(r.id);
+  std::map<std::string, int> out;
+  for (const auto& [file, set] : ids) out[file] = static_cast<int>(set.size());
+  return out;
+}
+
+FixedCosts LearnFixedCosts(const std::vector<timings::ProcessWall>& walls,
+                           const std::vector<timings::TimingRecord>& records,
+                           const std::map<std::string, int>& collected) {
   FixedCosts out;
   LearnStartup(walls, out);
-  double n = 0, sf = 0, so = 0, sff = 0, sfo = 0;
+  std::vector<Observation> obs;
   for (const timings::ProcessWall& w : walls) {
     if (w.tests == 0) continue;
-    const double f = w.files, o = w.Overhead();
-    n += 1, sf += f, so += o, sff += f * f, sfo += f * o;
+    std::set<std::string_view> files;
+    for (size_t k = w.first_record; k < w.end_record && k < records.size(); ++k)
+      files.insert(records[k].file);
+    double tests = 0;
+    for (std::string_view f : files) {
+      auto it = collected.find(std::string(f));
+      if (it != collected.end()) tests += it->second;
+    }
+    obs.push_back(
+        {{1.0, static_cast<double>(w.files), static_cast<double>(w.tests), tests}, w.Overhead()});
   }
-  out.processes = static_cast<int>(n);
-  if (n == 0) return out;
-  const double mean_f = sf / n, mean_o = so / n;
-  const double var_f = sff / n - mean_f * mean_f;
-  if (var_f > 1e-9) {
-    out.per_file = (sfo / n - mean_f * mean_o) / var_f;
-    out.per_process = mean_o - out.per_file * mean_f;
-  } else {
-    out.per_process = mean_o;
+  out.processes = static_cast<int>(obs.size());
+  if (obs.empty()) return out;
+  // Subsets by number of terms, then in the terms' order (fixed_costs.h): a
+  // later one replaces the best only when strictly better.
+  std::vector<unsigned> masks;
+  for (int terms = 1; terms <= kTerms; ++terms)
+    for (unsigned mask = 1; mask < (1u << kTerms); ++mask)
+      if (std::popcount(mask) == terms) masks.push_back(mask);
+  std::stable_sort(masks.begin(), masks.end(), [](unsigned a, unsigned b) {
+    if (std::popcount(a) != std::popcount(b)) return std::popcount(a) < std::popcount(b);
+    // Lower terms first: compare the bits from the lowest.
+    for (int k = 0; k < kTerms; ++k)
+      if (((a >> k) & 1) != ((b >> k) & 1)) return ((a >> k) & 1) > ((b >> k) & 1);
+    return false;
+  });
+  std::array<double, kTerms> best{};
+  double best_error = 0;
+  bool found = false;
+  for (unsigned mask : masks) {
+    std::array<double, kTerms> coef;
+    double error;
+    if (!FitTerms(obs, mask, coef, error)) continue;
+    if (std::any_of(coef.begin(), coef.end(), [](double c) { return c < 0; })) continue;
+    if (!found || error < best_error * (1 - 1e-9) - 1e-12) {
+      best = coef, best_error = error, found = true;
+    }
   }
-  if (out.per_file < 0) {  // more files took less: no per-file cost to see
-    out.per_file = 0;
-    out.per_process = mean_o;
-  }
-  if (out.per_process < 0) {  // all of it scales with files
-    out.per_process = 0;
-    out.per_file = sf > 0 ? so / sf : 0;
-  }
+  // Per process alone is the mean, which is never negative: always found.
+  out.per_process = best[0];
+  out.per_file = best[1];
+  out.per_test = best[2];
+  out.per_collected = best[3];
   return out;
 }
 

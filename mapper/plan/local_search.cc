@@ -21,12 +21,10 @@ class Search {
  public:
   Search(const PartitionInput& input, Partition& p)
       : in_(input), p_(p), bins_(std::max(1, input.bins)), members_(bins_), counts_(bins_) {
-    overhead_ = input.group_overhead > 0 && input.groups.size() == input.weights.size()
-                    ? input.group_overhead
-                    : 0;
+    overhead_ = !input.group_overheads.empty() && input.groups.size() == input.weights.size();
     for (size_t i = 0; i < input.weights.size(); ++i) {
       members_[p.bin_of[i]].push_back(static_cast<int>(i));
-      if (overhead_ > 0) ++counts_[p.bin_of[i]][input.groups[i]];
+      if (overhead_) ++counts_[p.bin_of[i]][input.groups[i]];
     }
     for (auto& m : members_)
       std::sort(m.begin(), m.end(), [&](int a, int b) { return Less(a, b); });
@@ -54,7 +52,7 @@ class Search {
       for (int b : others) {
         // Without overhead a bin as long as the best cannot help; with it, a
         // swap that reunites a file's tests can shorten both.
-        if (b == a || (overhead_ == 0 && p_.loads[b] >= best)) continue;
+        if (b == a || (!overhead_ && p_.loads[b] >= best)) continue;
         const double half_gap = (cur - p_.loads[b]) / 2;
         // Move: the item closest to half the gap balances the pair best.
         for (int x : Neighbours(members_[a], half_gap)) {
@@ -109,21 +107,22 @@ class Search {
     return out;
   }
 
+  double Overhead(int item) const { return in_.group_overheads[in_.groups[item]]; }
   int Count(int bin, int item) const {
     auto it = counts_[bin].find(in_.groups[item]);
     return it == counts_[bin].end() ? 0 : it->second;
   }
   // What taking `item` out of `bin` saves, and what adding it costs.
   double Remove(int item, int bin) const {
-    return in_.weights[item] + (overhead_ > 0 && Count(bin, item) == 1 ? overhead_ : 0);
+    return in_.weights[item] + (overhead_ && Count(bin, item) == 1 ? Overhead(item) : 0);
   }
   double Add(int item, int bin) const {
-    return in_.weights[item] + (overhead_ > 0 && Count(bin, item) == 0 ? overhead_ : 0);
+    return in_.weights[item] + (overhead_ && Count(bin, item) == 0 ? Overhead(item) : 0);
   }
 
   std::pair<double, double> SwapLoads(int a, int x, int b, int y) const {
     const double wx = in_.weights[x], wy = in_.weights[y];
-    if (overhead_ == 0 || in_.groups[x] == in_.groups[y]) {
+    if (!overhead_ || in_.groups[x] == in_.groups[y]) {
       return {p_.loads[a] - wx + wy, p_.loads[b] - wy + wx};
     }
     return {p_.loads[a] - Remove(x, a) + Add(y, a), p_.loads[b] - Remove(y, b) + Add(x, b)};
@@ -138,7 +137,7 @@ class Search {
         std::lower_bound(dst.begin(), dst.end(), item, [&](int a, int b) { return Less(a, b); }),
         item);
     p_.bin_of[item] = to;
-    if (overhead_ > 0) {
+    if (overhead_) {
       if (--counts_[from][in_.groups[item]] == 0) counts_[from].erase(in_.groups[item]);
       ++counts_[to][in_.groups[item]];
     }
@@ -147,7 +146,7 @@ class Search {
   const PartitionInput& in_;
   Partition& p_;
   int bins_;
-  double overhead_ = 0;
+  bool overhead_ = false;  // whether bins pay per group (partition.h)
   std::vector<std::vector<int>> members_;
   std::vector<std::unordered_map<int, int>> counts_;
 };

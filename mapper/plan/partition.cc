@@ -22,7 +22,11 @@ std::vector<int> DescendingOrder(const std::vector<double>& weights) {
 }
 
 bool HasOverhead(const PartitionInput& input) {
-  return input.group_overhead > 0 && input.groups.size() == input.weights.size();
+  return !input.group_overheads.empty() && input.groups.size() == input.weights.size();
+}
+
+double OverheadOf(const PartitionInput& input, size_t item) {
+  return input.group_overheads[input.groups[item]];
 }
 
 }  // namespace
@@ -35,8 +39,8 @@ double LowerBound(const PartitionInput& input) {
   double largest = input.weights[longest];
   if (HasOverhead(input)) {
     std::unordered_set<int> distinct(input.groups.begin(), input.groups.end());
-    total += input.group_overhead * distinct.size();
-    largest += input.group_overhead;
+    for (int g : distinct) total += input.group_overheads[g];
+    largest += OverheadOf(input, longest);
   }
   return std::max(total / std::max(1, input.bins), largest);
 }
@@ -49,7 +53,7 @@ void ComputeLoads(const PartitionInput& input, Partition& partition) {
     std::vector<std::unordered_set<int>> seen(input.bins);
     for (size_t i = 0; i < input.weights.size(); ++i) {
       if (seen[partition.bin_of[i]].insert(input.groups[i]).second) {
-        partition.loads[partition.bin_of[i]] += input.group_overhead;
+        partition.loads[partition.bin_of[i]] += OverheadOf(input, i);
       }
     }
   }
@@ -86,7 +90,7 @@ Partition LptPartition(const PartitionInput& input) {
       double best_total = 0;
       for (int b = 0; b < bins; ++b) {
         double total = loads[b] + input.weights[i] +
-                       (held[b].count(input.groups[i]) ? 0.0 : input.group_overhead);
+                       (held[b].count(input.groups[i]) ? 0.0 : OverheadOf(input, i));
         if (b == 0 || total < best_total) {
           best = b;
           best_total = total;

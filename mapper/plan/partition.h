@@ -15,10 +15,11 @@ struct PartitionInput {
   // ties in weight are then broken by index.
   std::vector<double> weights;
   // Optional: the file each item belongs to (dense ids). A bin pays
-  // `group_overhead` once per distinct group it holds (pytest's start-up and
-  // import cost per file). Empty means no overhead.
+  // `group_overheads[g]` once per distinct group g it holds (what pytest
+  // pays per file it collects: its imports, building all of its tests).
+  // Either empty means no overhead.
   std::vector<int> groups;
-  double group_overhead = 0;
+  std::vector<double> group_overheads;
   int bins = 1;
   // Work steps the improvement phase may spend (one step ~ one candidate move
   // or swap looked at). 0 disables improvement.

@@ -34,7 +34,15 @@ struct PlanOptions {
   // prefix wins; tests without a match fall back to their JUnit "feature"
   // property, else group "other".
   std::map<std::string, std::string> feature_map;
-  double file_overhead = 0;     // seconds per file per process (collection, imports)
+  double file_overhead = 0;  // seconds per file per process (collection, imports)
+  // Seconds per test a process runs, beyond the test's own duration.
+  double test_overhead = 0;
+  // Seconds per test of each file a process runs: pytest builds all of a
+  // file's tests to run any of them. With `collected_tests` (file key ->
+  // tests pytest collects in it), a process pays file_overhead +
+  // collected_overhead x collected for each file it runs.
+  double collected_overhead = 0;
+  std::map<std::string, int> collected_tests;
   double process_overhead = 0;  // seconds per process in its session (torch import, pytest)
   // Seconds per process outside its pytest session (the interpreter,
   // plugins' imports, exit): no suite's time holds them. Planned like

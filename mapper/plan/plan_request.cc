@@ -85,11 +85,14 @@ Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request) {
   Warmup warmup;
   if (request.learn_fixed_costs) {
     warmup = MoveWarmupToOverhead(input);
-    costs = LearnFixedCosts(input.walls);
+    options.collected_tests = CollectedTests(input.records);
+    costs = LearnFixedCosts(input.walls, input.records, options.collected_tests);
   }
   if (costs.processes > 0) {  // nothing learned leaves the options as given
     options.process_overhead = costs.per_process;
     options.file_overhead = costs.per_file;
+    options.test_overhead = costs.per_test;
+    options.collected_overhead = costs.per_collected;
   }
   const bool startup_given = request.startup_seconds >= 0;
   options.startup_seconds = startup_given ? request.startup_seconds : costs.startup;

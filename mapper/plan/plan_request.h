@@ -36,8 +36,8 @@ struct PlanRequest {
 };
 
 // Plans `input` (taken by value: the warm-up of each process's first test
-// moves to its overhead, warmup.h, before fixed costs are learned). Throws core::InputError for a bad tests or feature-map
-// file, core::UsageError for contradicting options or when nothing is
+// moves to its overhead, warmup.h, before fixed costs are learned). Throws core::InputError for a
+// bad tests or feature-map file, core::UsageError for contradicting options or when nothing is
 // timed.
 Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request);
 

@@ -36,16 +36,31 @@ struct GroupWork {
   double bound_longest = 0;  // and its longest item
 };
 
+// What a process pays for each file it runs (plan.h).
+double FileOverhead(const PlanOptions& o, const std::string& file) {
+  auto it = o.collected_tests.find(file);
+  return o.file_overhead + (it == o.collected_tests.end() ? 0 : o.collected_overhead * it->second);
+}
+
 PartitionInput MakeInput(const Plan& plan, const std::vector<int>& items) {
   PartitionInput input;
-  std::map<std::string, int> file_ids;
-  for (int i : items) {
-    input.weights.push_back(plan.items[i].seconds);
-    if (plan.options.file_overhead > 0) {
-      input.groups.push_back(file_ids.emplace(plan.items[i].file, file_ids.size()).first->second);
+  const PlanOptions& o = plan.options;
+  // A test's weight includes what pytest spends on it outside its duration.
+  auto weight = [&](int i) {
+    return plan.items[i].seconds +
+           o.test_overhead * static_cast<double>(plan.items[i].tests.size());
+  };
+  if (o.file_overhead <= 0 && (o.collected_overhead <= 0 || o.collected_tests.empty())) {
+    for (int i : items) input.weights.push_back(weight(i));
+  } else {
+    std::map<std::string, int> file_ids;
+    for (int i : items) {
+      input.weights.push_back(weight(i));
+      auto [it, added] = file_ids.emplace(plan.items[i].file, file_ids.size());
+      if (added) input.group_overheads.push_back(FileOverhead(o, plan.items[i].file));
+      input.groups.push_back(it->second);
     }
   }
-  input.group_overhead = plan.options.file_overhead;
   input.step_budget = plan.options.step_budget;
   return input;
 }
@@ -79,7 +94,8 @@ void SolveForLimit(GroupWork& g, const Plan& plan, double limit) {
   double longest = 0;
   size_t longest_at = 0;
   for (size_t k = 0; k < g.items.size(); ++k) {
-    double s = g.input.weights[k] + g.input.group_overhead * (g.input.groups.empty() ? 0 : 1) +
+    double s = g.input.weights[k] +
+               (g.input.groups.empty() ? 0 : g.input.group_overheads[g.input.groups[k]]) +
                per_process;
     if (s > longest) longest = s, longest_at = k;
   }
@@ -219,7 +235,8 @@ Plan MakePlan(std::vector<PlanTest> tests, const PlanOptions& options, const Kno
   if (options.procs < 1 || options.procs > kMaxProcs)
     throw PlanError("--procs must be between 1 and " + std::to_string(kMaxProcs));
   if (options.margin < 0 || options.margin >= 1) throw PlanError("--margin must be in [0, 1)");
-  if (options.process_overhead < 0 || options.file_overhead < 0 || options.startup_seconds < 0)
+  if (options.process_overhead < 0 || options.file_overhead < 0 || options.test_overhead < 0 ||
+      options.collected_overhead < 0 || options.startup_seconds < 0)
     throw PlanError("fixed costs cannot be negative");
   if (tests.empty()) throw PlanError("nothing to plan: no tests");
   // Canonical order first: everything after depends only on the set.

@@ -52,6 +52,8 @@ nlohmann::json PlanToJson(const Plan& plan, int split) {
             {"group_by_feature", o.group_by_feature},
             {"procs", o.procs},
             {"file_overhead", o.file_overhead},
+            {"test_overhead", o.test_overhead},
+            {"collected_overhead", o.collected_overhead},
             {"process_overhead", o.process_overhead},
             {"startup_seconds", o.startup_seconds},
             {"fixed_costs_source", plan.overhead_source.empty() ? "given" : plan.overhead_source},

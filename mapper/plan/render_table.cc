@@ -60,9 +60,15 @@ void RenderTable(const Plan& plan, int split, std::ostream& out) {
         << Format("%g", plan.options.margin * 100) << "% margin)\n";
   }
   const PlanOptions& o = plan.options;
-  if (o.process_overhead > 0 || o.file_overhead > 0 || o.startup_seconds > 0) {
+  if (o.process_overhead > 0 || o.file_overhead > 0 || o.test_overhead > 0 ||
+      o.collected_overhead > 0 || o.startup_seconds > 0) {
     out << "fixed costs: " << Format("%.2f", o.process_overhead) << " s per process + "
         << Format("%.2f", o.file_overhead) << " s per file it runs"
+        << (o.test_overhead > 0 ? " + " + Format("%.2f", o.test_overhead * 1000) + " ms per test"
+                                : std::string())
+        << (o.collected_overhead > 0
+                ? " + " + Format("%.2f", o.collected_overhead * 1000) + " ms per test in its files"
+                : std::string())
         << (o.startup_seconds > 0
                 ? " + " + Format("%.2f", o.startup_seconds) + " s per process outside its session"
                 : std::string())

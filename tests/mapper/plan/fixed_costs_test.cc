@@ -46,9 +46,10 @@ TEST(FixedCosts, NeverNegative) {
   EXPECT_DOUBLE_EQ(c.per_file, 0);
   EXPECT_DOUBLE_EQ(c.per_process, 3);
   // Overhead that grows faster than files would put the intercept below 0.
+  // Least squares through the origin: (1 x 0.1 + 5 x 5) / (1 + 25).
   FixedCosts d = LearnFixedCosts({Wall(1, 10, 10.1), Wall(5, 10, 15)});
   EXPECT_DOUBLE_EQ(d.per_process, 0);
-  EXPECT_NEAR(d.per_file, 5.1 / 6, 1e-9);
+  EXPECT_NEAR(d.per_file, 25.1 / 26, 1e-9);
   // A suite whose tests add up to more than its time (rounding) costs 0.
   EXPECT_DOUBLE_EQ(Wall(1, 10, 9.99).Overhead(), 0);
 }
@@ -148,6 +149,92 @@ TEST(FixedCosts, PlannedSplitsPayThem) {
   }
   EXPECT_NEAR(bare.makespan, 2, 1e-9);
   EXPECT_NEAR(paid.lower_bound, 2 + 0.5 * 3 / 3 + 2, 1e-9);
+}
+
+// pytest builds every test of a file to run any of them: a process that
+// runs one test of a large file pays for all of them; and it spends time on
+// each test it runs beyond the test's own duration.
+TEST(FixedCosts, ProcessesPayPerTestTheyRunAndPerTestOfTheFilesTheyRun) {
+  std::vector<timings::TimingRecord> records;
+  auto add = [&](const std::string& file, int n) {
+    for (int i = 0; i < n; ++i) {
+      timings::TimingRecord r;
+      r.file = file;
+      r.id = file + ".py::t" + std::to_string(i);
+      r.seconds = 0.01;
+      records.push_back(r);
+    }
+  };
+  // What each process ran: records [first, end), overhead exactly
+  // 2 + 0.1 x files + 0.002 x tests run + 0.001 x the tests its files hold
+  // (a: 1000, b, c: 10).
+  auto process = [&](size_t first, int files, double collected) {
+    timings::ProcessWall w;
+    w.first_record = first;
+    w.end_record = records.size();
+    w.files = files;
+    w.tests = static_cast<int>(records.size() - first);
+    w.test_seconds = 0.01 * w.tests;
+    w.wall_seconds = w.test_seconds + 2 + 0.1 * files + 0.002 * w.tests + 0.001 * collected;
+    return w;
+  };
+  std::vector<timings::ProcessWall> walls;
+  size_t at = records.size();
+  add("a", 1000);
+  walls.push_back(process(at, 1, 1000));
+  at = records.size();
+  add("b", 10);
+  walls.push_back(process(at, 1, 10));
+  at = records.size();
+  add("b", 10), add("c", 10);
+  walls.push_back(process(at, 2, 20));
+  // Whole files only: tests run and tests collected are the same numbers,
+  // so their costs cannot be told apart and count per test run.
+  const std::map<std::string, int> whole = CollectedTests(records);
+  EXPECT_EQ(whole, (std::map<std::string, int>{{"a", 1000}, {"b", 10}, {"c", 10}}));
+  FixedCosts w = LearnFixedCosts(walls, records, whole);
+  EXPECT_NEAR(w.per_process, 2, 1e-9);
+  EXPECT_NEAR(w.per_file, 0.1, 1e-9);
+  EXPECT_NEAR(w.per_test, 0.003, 1e-12);
+  EXPECT_DOUBLE_EQ(w.per_collected, 0);
+  // A split run (one test of a, all of c) tells them apart: a's 1000 tests
+  // are built for the one that runs.
+  at = records.size();
+  add("a", 1);
+  add("c", 10);
+  walls.push_back(process(at, 2, 1010));
+  FixedCosts c = LearnFixedCosts(walls, records, CollectedTests(records));
+  EXPECT_NEAR(c.per_process, 2, 1e-9);
+  EXPECT_NEAR(c.per_file, 0.1, 1e-9);
+  EXPECT_NEAR(c.per_test, 0.002, 1e-12);
+  EXPECT_NEAR(c.per_collected, 0.001, 1e-12);
+  // Without the records nothing is known per collected test.
+  FixedCosts files_only = LearnFixedCosts(walls);
+  EXPECT_DOUBLE_EQ(files_only.per_collected, 0);
+}
+
+TEST(FixedCosts, APlanKeepsALargeFilesTestsTogetherAndEachSplitPaysWhatItCollects) {
+  std::vector<PlanTest> tests = {
+      testing::MakeTest("big.py::a", 4), testing::MakeTest("big.py::b", 4),
+      testing::MakeTest("small.py::c", 3), testing::MakeTest("small.py::d", 3),
+      testing::MakeTest("small.py::e", 2)};
+  PlanOptions options;
+  options.splits = 2;
+  options.collected_overhead = 0.001;
+  options.collected_tests = {{"big", 1000}, {"small", 0}};
+  Plan plan = MakePlan(tests, options);
+  // Cutting big.py across both splits would make one 4 + 3 + 2 + 1 = 10 s;
+  // together: 4 + 4 + 1 = 9 s, and 3 + 3 + 2 = 8 s.
+  EXPECT_NEAR(plan.makespan, 9, 1e-9);
+  // Each test run costs its split 0.1 s more: 9.2 s and 8.3 s.
+  options.test_overhead = 0.1;
+  EXPECT_NEAR(MakePlan(tests, options).makespan, 9.2, 1e-9);
+  ASSERT_EQ(plan.splits.size(), 2u);
+  for (const PlannedSplit& s : plan.splits) {
+    bool big = false;
+    for (int i : s.items) big = big || plan.items[i].file == "big";
+    EXPECT_NEAR(s.seconds, big ? 9 : 8, 1e-9) << s.index;
+  }
 }
 
 }  // namespace

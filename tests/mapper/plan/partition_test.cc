@@ -84,7 +84,7 @@ TEST(Partition, DominantItemIsTheBound) {
 TEST(Partition, GroupOverheadIsPaidOncePerFileAndBin) {
   PartitionInput in = Input({5, 5, 5, 5}, 2);
   in.groups = {0, 0, 1, 1};
-  in.group_overhead = 3;
+  in.group_overheads = {3, 3};
   Partition p = PartitionItems(in);
   // Keeping each file's two tests together: 10 + 3 per bin.
   EXPECT_DOUBLE_EQ(p.makespan, 13);
