@@ -20,6 +20,10 @@
 # runs made minutes before its splits, so each prediction meets a run at
 # about the same load.
 # TIMINGS=N (default 1) repeats step 1 N times, all of it the plan's input.
+# HISTORY=1 makes every earlier round's split runs part of a round's input
+# too, as a CI history holds the reports of its split jobs: processes that
+# ran part of a file, which tell what a test costs to run from what it
+# costs to collect (mapper/plan/fixed_costs.h).
 # Usage: [ROUNDS=N] [REPEATS=N] [TIMINGS=N] [OUT=DIR] plan_real_run.sh ROOT PYTHON K
 # FILE... (ROOT holds pytest.ini; FILEs relative to it, without spaces;
 # PYTHON has torch, pytest and pytest-split). TESTMAP overrides the binary
@@ -74,6 +78,7 @@ if [ "$n" -ge 2 ]; then groups+=("${files[*]:1:2}"); fi
 if [ "$n" -ge 4 ]; then groups+=("${files[*]:3}"); fi
 
 dirs=()
+history=()
 for round in $(seq 1 "$rounds"); do
   dir=$out/round$round
   mkdir -p "$dir"
@@ -95,6 +100,7 @@ for round in $(seq 1 "$rounds"); do
   echo "== timing runs: $n files in ${#groups[@]} processes, $timings times (name, whole s, load)"
   cat "$dir/walls"
   # 2. The plans.
+  if [ "${HISTORY:-0}" = 1 ]; then timing=("${history[@]}" "${timing[@]}"); fi
   echo "== testmap plan ${timing[*]##*/} --splits $splits"
   "$testmap" plan "${timing[@]}" --splits "$splits"
   "$testmap" plan "${timing[@]}" --splits "$splits" --format json >"$dir/plan.json"
@@ -124,6 +130,7 @@ PY
       timed "run$r-split$k" "${ids[@]}"
       reports+=("$dir/run$r-split$k.xml")
     done
+    history+=("${reports[@]}")
     echo "== round $round, repeat $r: testmap plan ... --report"
     "$testmap" plan "${timing[@]}" --splits "$splits" --report "${reports[@]}"
     "$testmap" plan "${timing[@]}" --splits "$splits" --report "${reports[@]}" --format json \
