@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <map>
 #include <set>
@@ -119,23 +118,14 @@ FixedCosts LearnFixedCosts(const std::vector<timings::ProcessWall>& walls,
   }
   out.processes = static_cast<int>(obs.size());
   if (obs.empty()) return out;
-  // Subsets by number of terms, then in the terms' order (fixed_costs.h): a
-  // later one replaces the best only when strictly better.
-  std::vector<unsigned> masks;
-  for (int terms = 1; terms <= kTerms; ++terms)
-    for (unsigned mask = 1; mask < (1u << kTerms); ++mask)
-      if (std::popcount(mask) == terms) masks.push_back(mask);
-  std::stable_sort(masks.begin(), masks.end(), [](unsigned a, unsigned b) {
-    if (std::popcount(a) != std::popcount(b)) return std::popcount(a) < std::popcount(b);
-    // Lower terms first: compare the bits from the lowest.
-    for (int k = 0; k < kTerms; ++k)
-      if (((a >> k) & 1) != ((b >> k) & 1)) return ((a >> k) & 1) > ((b >> k) & 1);
-    return false;
-  });
+  // Every subset of the terms (bit k: term k), by number of terms, then the
+  // earlier terms first (fixed_costs.h): a later one replaces the best only
+  // when strictly better.
+  static constexpr unsigned kMasks[] = {1, 2, 4, 8, 3, 5, 9, 6, 10, 12, 7, 11, 13, 14, 15};
   std::array<double, kTerms> best{};
   double best_error = 0;
   bool found = false;
-  for (unsigned mask : masks) {
+  for (unsigned mask : kMasks) {
     std::array<double, kTerms> coef;
     double error;
     if (!FitTerms(obs, mask, coef, error)) continue;

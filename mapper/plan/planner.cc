@@ -50,16 +50,15 @@ PartitionInput MakeInput(const Plan& plan, const std::vector<int>& items) {
     return plan.items[i].seconds +
            o.test_overhead * static_cast<double>(plan.items[i].tests.size());
   };
-  if (o.file_overhead <= 0 && (o.collected_overhead <= 0 || o.collected_tests.empty())) {
-    for (int i : items) input.weights.push_back(weight(i));
-  } else {
-    std::map<std::string, int> file_ids;
-    for (int i : items) {
-      input.weights.push_back(weight(i));
-      auto [it, added] = file_ids.emplace(plan.items[i].file, file_ids.size());
-      if (added) input.group_overheads.push_back(FileOverhead(o, plan.items[i].file));
-      input.groups.push_back(it->second);
-    }
+  const bool per_file =
+      o.file_overhead > 0 || (o.collected_overhead > 0 && !o.collected_tests.empty());
+  std::map<std::string, int> file_ids;
+  for (int i : items) {
+    input.weights.push_back(weight(i));
+    if (!per_file) continue;
+    auto [it, added] = file_ids.emplace(plan.items[i].file, file_ids.size());
+    if (added) input.group_overheads.push_back(FileOverhead(o, plan.items[i].file));
+    input.groups.push_back(it->second);
   }
   input.step_budget = plan.options.step_budget;
   return input;
