@@ -73,14 +73,13 @@ int RunPlan(PlanArgs& args) {
   timings::TimingInput input = timings::ReadTimingFiles(args.timing_files);
   if (!args.index.empty()) {
     // The outcomes of every run ingested into the index (docs/index.md),
-    // and, for cutting files timed only as a whole, the tests it knows.
+    // and the tests it knows: what each file collects, and what a file
+    // timed only as a whole is cut into.
     auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kRead);
     indexer::AppendIndexTimings(*store, input);
-    if (!o.equal_pieces) {
-      indexer::IndexReader(*store).ForEachTest([&](const std::string& nodeid, const std::string&) {
-        args.request.known_ids.push_back(nodeid);
-      });
-    }
+    indexer::IndexReader(*store).ForEachTest([&](const std::string& nodeid, const std::string&) {
+      args.request.known_ids.push_back(nodeid);
+    });
   }
   plan::Plan p = plan::PlanFromRecords(std::move(input), args.request);
   if (args.split > static_cast<int>(p.splits.size())) {
@@ -195,8 +194,9 @@ void RegisterPlanCommand(CLI::App& app) {
                   "run_test.py); default: yes, except with --format nodeids")
       ->check(CLI::IsMember({"yes", "no"}));
   cmd->add_option("--collected", args->collected,
-                  "Node ids that exist (testmap scan output, pytest --collect-only -q), to cut "
-                  "long files timed only as a whole into real tests")
+                  "Node ids that exist (testmap scan output, pytest --collect-only -q): what "
+                  "pytest collects of each file a split runs, and what long files timed only as "
+                  "a whole are cut into")
       ->check(CLI::ExistingFile);
   cmd->add_option(
          "--cut-seconds", args->request.options.cut_seconds,

@@ -7,6 +7,10 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/node_id.h"
 
 namespace testmap::plan {
 namespace {
@@ -88,12 +92,32 @@ bool FitTerms(const std::vector<Observation>& obs, unsigned mask, std::array<dou
 
 }  // namespace
 
-std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records) {
-  std::map<std::string, std::set<std::string_view>> ids;
-  for (const timings::TimingRecord& r : records)
-    if (r.level == timings::TimingLevel::kTest) ids[r.file].insert(r.id);
+std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records,
+                                          const std::vector<std::string>& known_ids) {
+  // Each test once per file identity (core/node_id.h), whichever way its
+  // path is spelled: a scan run from the repository says
+  // "test/test_x.py::T::t" where a report from test/ says "test_x.py::T::t".
+  std::unordered_map<std::string, std::string> identity_of;                // path -> identity
+  std::unordered_map<std::string, std::unordered_set<std::string>> tests;  // identity -> tests
+  auto add = [&](std::string_view nodeid) {
+    size_t sep = nodeid.find("::");
+    if (sep == std::string_view::npos) return;  // a file, not a test
+    std::string path(nodeid.substr(0, sep));
+    auto it = identity_of.find(path);
+    if (it == identity_of.end()) it = identity_of.emplace(path, core::TestFileIdentity(path)).first;
+    tests[it->second].insert(it->second + std::string(nodeid.substr(sep)));
+  };
+  std::set<std::string_view> files;
+  for (const timings::TimingRecord& r : records) {
+    files.insert(r.file);
+    if (r.level == timings::TimingLevel::kTest) add(r.id);
+  }
+  for (const std::string& id : known_ids) add(id);
   std::map<std::string, int> out;
-  for (const auto& [file, set] : ids) out[file] = static_cast<int>(set.size());
+  for (std::string_view file : files) {
+    auto it = tests.find(core::TestFileIdentity(file));
+    if (it != tests.end()) out[std::string(file)] = static_cast<int>(it->second.size());
+  }
   return out;
 }
 

@@ -57,9 +57,14 @@ struct FixedCosts {
 // else between two runs (another CI step, another night).
 inline constexpr double kMaxStartupGapSeconds = 120;
 
-// The tests pytest collects per file key: the distinct test ids the records
-// know of it (file-level timings know none).
-std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records);
+// The tests pytest collects per file key of the records: the distinct tests
+// of that file among the records' test ids and `known_ids` (a scan's or
+// pytest's collection, the index's tests), joined by file identity
+// (core/node_id.h). Without known ids a file whose history never ran some of
+// its tests counts fewer than pytest builds; a file with no test known is
+// left out.
+std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records,
+                                          const std::vector<std::string>& known_ids = {});
 
 // Least squares over the processes, none of the four negative: of every
 // subset of the four terms, the non-negative fit with the least squared

@@ -81,11 +81,15 @@ Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request) {
     if (!options.group_by_feature) throw core::UsageError("--feature-map needs --group-by feature");
     options.feature_map = ReadFeatureMap(request.feature_map_file);
   }
+  std::vector<std::string> wanted;
+  if (!request.tests_file.empty()) wanted = ReadTestList(request.tests_file);
   FixedCosts costs;
   Warmup warmup;
   if (request.learn_fixed_costs) {
     warmup = MoveWarmupToOverhead(input);
-    options.collected_tests = CollectedTests(input.records);
+    std::vector<std::string> known = request.known_ids;
+    known.insert(known.end(), wanted.begin(), wanted.end());
+    options.collected_tests = CollectedTests(input.records, known);
     costs = LearnFixedCosts(input.walls, input.records, options.collected_tests);
   }
   if (costs.processes > 0) {  // nothing learned leaves the options as given
@@ -100,8 +104,6 @@ Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request) {
   summary.percentile = request.percentile;
   TimingSelection selection =
       SelectTimings(timings::Summarize(input.records, summary), request.job, request.config);
-  std::vector<std::string> wanted;
-  if (!request.tests_file.empty()) wanted = ReadTestList(request.tests_file);
   // Known ids matter only for timings of whole files or classes.
   bool any_whole = false;
   for (const timings::TimingRecord& r : input.records)

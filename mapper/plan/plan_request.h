@@ -19,8 +19,9 @@ struct PlanRequest {
   std::string feature_map_file;  // "path-prefix feature" lines (needs group_by_feature)
   double percentile = 50;        // summary of several runs of a test
   // Node ids known to exist besides those the timings name (--collected, the
-  // index's tests): what a file timed only as a whole is cut into when the
-  // plan may not use equal pieces.
+  // index's tests): what pytest collects of each file (the cost per test
+  // collected, fixed_costs.h), and what a file timed only as a whole is cut
+  // into when the plan may not use equal pieces.
   std::vector<std::string> known_ids;
   // Learn options.process_overhead and options.file_overhead from the
   // processes the timing files describe (fixed_costs.h), replacing what the

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "mapper/plan/plan_request.h"
 #include "mapper/plan/planner.h"
 #include "plan_fixtures.h"
 #include "tests/support/command.h"
@@ -211,6 +212,78 @@ TEST(FixedCosts, ProcessesPayPerTestTheyRunAndPerTestOfTheFilesTheyRun) {
   // Without the records nothing is known per collected test.
   FixedCosts files_only = LearnFixedCosts(walls);
   EXPECT_DOUBLE_EQ(files_only.per_collected, 0);
+}
+
+TEST(FixedCosts, CollectedTestsAreEveryTestKnownOfAFileWhicheverWayItsPathIsSpelled) {
+  std::vector<timings::TimingRecord> records;
+  for (const char* id : {"test/test_a.py::T::t0", "test/test_a.py::T::t1"}) {
+    timings::TimingRecord r;
+    r.id = id;
+    r.file = "test/test_a";
+    records.push_back(r);
+  }
+  timings::TimingRecord whole;  // a file timed only as a whole
+  whole.id = whole.file = "test_c";
+  whole.level = timings::TimingLevel::kFile;
+  records.push_back(whole);
+  EXPECT_EQ(CollectedTests(records), (std::map<std::string, int>{{"test/test_a", 2}}));
+  // A scan run from test/ spells the same file without "test/"; t1 is the
+  // report's, t2 and t3 were never run; test_b is not a file of the records
+  // and a bare path is no test.
+  const std::vector<std::string> known = {
+      "test_a.py::T::t1", "test_a.py::T::t2", "./test/test_a.py::T::t3",
+      "test_b.py::T::t0", "test_a.py",        "test_c.py::TestC::t0"};
+  EXPECT_EQ(CollectedTests(records, known),
+            (std::map<std::string, int>{{"test/test_a", 4}, {"test_c", 1}}));
+}
+
+TEST(FixedCosts, TestsTheHistoryNeverRanStillCostTheSplitsThatCollectTheirFile) {
+  // Processes paying exactly 2 s + 1 ms per test their files hold: big.py
+  // holds 1,000 tests, of which the reports only ever ran 1 and 2; small.py
+  // 10, all run.
+  timings::TimingInput input;
+  std::vector<std::string> known;
+  for (int i = 0; i < 1000; ++i) known.push_back("big.py::t" + std::to_string(i));
+  auto process = [&](std::vector<std::string> ids, double collected) {
+    timings::ProcessWall w;
+    w.first_record = input.records.size();
+    std::set<std::string> files;
+    for (const std::string& id : ids) {
+      timings::TimingRecord r;
+      r.id = id;
+      r.file = id.substr(0, id.find(".py"));
+      r.seconds = 0.5;
+      files.insert(r.file);
+      input.records.push_back(r);
+    }
+    w.end_record = input.records.size();
+    w.files = static_cast<int>(files.size());
+    w.tests = static_cast<int>(ids.size());
+    w.test_seconds = 0.5 * w.tests;
+    w.wall_seconds = w.test_seconds + 2 + 0.001 * collected;
+    input.walls.push_back(w);
+  };
+  std::vector<std::string> small;
+  for (int i = 0; i < 10; ++i) small.push_back("small.py::t" + std::to_string(i));
+  process(small, 10);
+  process({"big.py::t0"}, 1000);
+  process({"big.py::t1", "big.py::t2"}, 1000);
+  PlanRequest request;
+  request.options.splits = 1;
+  request.known_ids = known;
+  Plan plan = PlanFromRecords(input, request);
+  EXPECT_NEAR(plan.options.process_overhead, 2, 1e-9);
+  EXPECT_NEAR(plan.options.collected_overhead, 0.001, 1e-12);
+  EXPECT_NEAR(plan.options.test_overhead, 0, 1e-12);
+  // One split runs all 13 tests: 6.5 s of tests, 2 s, and 1,010 tests
+  // collected.
+  ASSERT_EQ(plan.splits.size(), 1u);
+  EXPECT_NEAR(plan.splits[0].seconds, 6.5 + 2 + 1.01, 1e-9);
+  // Counting only what the reports ran (big.py: 3 tests), no fit explains
+  // the processes, and the split is predicted short.
+  request.known_ids.clear();
+  Plan blind = PlanFromRecords(input, request);
+  EXPECT_LT(blind.splits[0].seconds, 6.5 + 2 + 1.01 - 0.3);
 }
 
 TEST(FixedCosts, APlanKeepsALargeFilesTestsTogetherAndEachSplitPaysWhatItCollects) {
