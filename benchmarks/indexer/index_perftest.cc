@@ -15,7 +15,9 @@
 // each, fresh stores every time) so that the load of a shared machine
 // falls on all of them alike; figures are medians. Usage:
 //   build-*/bin/indexer_index_perftest [--tests N] [--ops-per-test K] [--queries Q] [--rounds R]
-//                                      [--dir DIR] [--ingest-only]
+//                                      [--dir DIR] [--ingest-only] [--baseline TESTMAP]
+// --baseline times another build's `query --format nodeids` beside this
+// one's, interleaved (before/after a change).
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,6 +65,7 @@ std::string QuerySpelling(const std::string& op) {
 int main(int argc, char** argv) {
   SyntheticSpec spec;
   int queries = 50, rounds = 3;
+  std::string baseline;  // another build's testmap, its queries timed beside these
   std::string dir = (fs::temp_directory_path() / "testmap-index-perftest").string();
   // --ingest-only: the ingest comparison alone (nlohmann-json in the last
   // round only, as a reference).
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
     if (a == "--queries") queries = std::atoi(argv[i]);
     if (a == "--dir") dir = argv[i];
     if (a == "--rounds") rounds = std::max(1, std::atoi(argv[i]));
+    if (a == "--baseline") baseline = argv[i];
   }
   auto load = [] {
     double l[3] = {0, 0, 0};
@@ -169,16 +173,33 @@ int main(int argc, char** argv) {
   std::vector<std::string> ops = traces.tail_op_names;
   std::shuffle(ops.begin(), ops.end(), rng);
   ops.resize(std::min<size_t>(ops.size(), queries));
-  std::vector<double> nodeids_s, table_s, sqlite_s, jq_s, grep_s;
+  std::vector<double> nodeids_s, table_s, sqlite_s, jq_s, grep_s, baseline_s;
   size_t answers = 0;
   for (size_t i = 0; i < ops.size(); ++i) {
     const std::string& op = ops[i];
     std::string mine = dir + "/q.testmap", theirs = dir + "/q.sqlite";
     std::string q = testmap + " query --index " + index + " --op " + QuerySpelling(op);
-    for (int rep = 0; rep < 3; ++rep) nodeids_s.push_back(TimeShell(q + " --format nodeids", mine));
+    // Each testmap run next to a sqlite3 run, the order alternating: this
+    // machine's speed drifts by tens of percent over seconds, and runs
+    // taken apart would time the drift.
+    const std::string sql =
+        "sqlite3 " + dir + "/edges.sqlite \"" + testmap::bench::SqliteQuerySql(op) + "\"";
+    const std::string base_q =
+        baseline + " query --index " + index + " --op " + QuerySpelling(op) + " --format nodeids";
+    for (int rep = 0; rep < 3; ++rep) {
+      if ((i + rep) % 2) sqlite_s.push_back(TimeShell(sql, theirs));
+      if (!baseline.empty() && (i + rep) % 2)
+        baseline_s.push_back(TimeShell(base_q, theirs + ".b"));
+      nodeids_s.push_back(TimeShell(q + " --format nodeids", mine));
+      if ((i + rep) % 2 == 0) sqlite_s.push_back(TimeShell(sql, theirs));
+      if (!baseline.empty() && (i + rep) % 2 == 0)
+        baseline_s.push_back(TimeShell(base_q, theirs + ".b"));
+    }
+    if (!baseline.empty() && ReadSet(theirs + ".b") != ReadSet(mine)) {
+      std::cerr << "the baseline's answer differs for " << op << "\n";
+      return 1;
+    }
     table_s.push_back(TimeShell(q, dir + "/q.table"));
-    sqlite_s.push_back(TimeShell(
-        "sqlite3 " + dir + "/edges.sqlite \"" + testmap::bench::SqliteQuerySql(op) + "\"", theirs));
     auto a = ReadSet(mine), b = ReadSet(theirs);
     if (a != b) {
       std::cerr << "answers differ for " << op << ": testmap " << a.size() << ", sqlite "
@@ -213,6 +234,9 @@ int main(int argc, char** argv) {
   std::printf("  testmap (table, details)   %8.1f ms\n", Median(table_s) * 1e3);
   std::printf("  sqlite3 shell (indexed)    %8.1f ms   %6.2fx testmap's time\n",
               Median(sqlite_s) * 1e3, Median(sqlite_s) / mine);
+  if (!baseline.empty())
+    std::printf("  --baseline (nodeids)       %8.1f ms   %6.2fx testmap's time\n",
+                Median(baseline_s) * 1e3, Median(baseline_s) / mine);
   std::printf("  grep | jq over JSONL       %8.1f ms   %6.1fx slower\n", Median(grep_s) * 1e3,
               Median(grep_s) / mine);
   std::printf("  jq over JSONL              %8.1f ms   %6.1fx slower (target >= 10x)\n",
