@@ -35,7 +35,11 @@ class ByteReader {
   bool U64(uint64_t* v) { return Fixed(v, 8); }
   bool Str(std::string_view* s) {
     uint32_t n;
-    if (!U32(&n) || b_.size() < n) return false;
+    return U32(&n) && Bytes(n, s);
+  }
+  // The next `n` bytes (a string whose length was read already).
+  bool Bytes(uint32_t n, std::string_view* s) {
+    if (b_.size() < n) return false;
     *s = b_.substr(0, n);
     b_.remove_prefix(n);
     return true;
@@ -55,6 +59,7 @@ class ByteReader {
     return true;
   }
   bool done() const { return b_.empty(); }
+  size_t left() const { return b_.size(); }
 
  private:
   bool Fixed(void* v, size_t width) {

@@ -17,7 +17,77 @@ std::string Key(const core::Hash128& content, const core::Hash128& context) {
   return k;
 }
 
-constexpr uint32_t kEncodingVersion = 2;
+// 3: a record's field equal to the previous record's is written as kSame.
+constexpr uint32_t kEncodingVersion = 3;
+
+// In place of a field's length: "as in the previous record". The instances
+// of one generic test (an @ops test has one per op and dtype, 23,514 in the
+// real test_unary_ufuncs.py) share most fields, and writing them once keeps
+// a cold scan from copying them into the cache thousands of times.
+constexpr uint32_t kSame = 0xFFFFFFFF;
+
+// Writes the fields of one record after another, each either its bytes or
+// kSame.
+class FieldWriter {
+ public:
+  explicit FieldWriter(ByteWriter& w) : w_(w) {}
+  void Str(std::string_view s, std::string_view before) {
+    if (first_ || s != before)
+      w_.Str(s);
+    else
+      w_.U32(kSame);
+  }
+  template <class Vector, class Item>
+  void List(const Vector& v, const Vector& before, Item item) {
+    if (!first_ && v == before) return w_.U32(kSame);
+    w_.U32(static_cast<uint32_t>(v.size()));
+    for (const auto& x : v) item(x);
+  }
+  void Next() { first_ = false; }
+
+ private:
+  ByteWriter& w_;
+  bool first_ = true;
+};
+
+// Reads what FieldWriter wrote: kSame takes the previous record's value.
+class FieldReader {
+ public:
+  explicit FieldReader(ByteReader& r) : r_(r) {}
+  // `same` is set when the field was the previous record's.
+  bool Str(std::string* s, const std::string* before, bool* same = nullptr) {
+    uint32_t n;
+    if (!r_.U32(&n)) return false;
+    if (same) *same = n == kSame;
+    if (n == kSame) {
+      if (!before) return false;
+      *s = *before;
+      return true;
+    }
+    std::string_view v;
+    if (!r_.Bytes(n, &v)) return false;
+    s->assign(v);
+    return true;
+  }
+  template <class Vector, class Item>
+  bool List(Vector* v, const Vector* before, Item item) {
+    uint32_t n;
+    if (!r_.U32(&n)) return false;
+    if (n == kSame) {
+      if (!before) return false;
+      *v = *before;
+      return true;
+    }
+    if (n > r_.left()) return false;  // every item takes at least a byte
+    v->resize(n);
+    for (auto& x : *v)
+      if (!item(x)) return false;
+    return true;
+  }
+
+ private:
+  ByteReader& r_;
+};
 
 }  // namespace
 
@@ -33,33 +103,41 @@ std::string EncodeFileScan(const FileScan& scan) {
   }
   size_t prefix = scan.path.size();
   w.U32(static_cast<uint32_t>(scan.tests.size()));
+  FieldWriter f(w);
+  // The previous record (the first is compared with itself, and written whole).
+  const TestRecord* p = scan.tests.empty() ? nullptr : &scan.tests.front();
+  auto str = [&w](const std::string& s) { w.Str(s); };
   for (const auto& t : scan.tests) {
-    w.Str(std::string_view(t.nodeid).substr(prefix));
-    w.Str(std::string_view(t.generic_id).substr(prefix));
-    w.Str(t.cls);
-    w.Str(t.method);
-    w.Str(t.generic_class);
-    w.Str(t.generic_method);
-    w.Str(t.kind);
+    f.Str(std::string_view(t.nodeid).substr(prefix), std::string_view(p->nodeid).substr(prefix));
+    f.Str(std::string_view(t.generic_id).substr(prefix),
+          std::string_view(p->generic_id).substr(prefix));
+    f.Str(t.cls, p->cls);
+    f.Str(t.method, p->method);
+    f.Str(t.generic_class, p->generic_class);
+    f.Str(t.generic_method, p->generic_method);
+    f.Str(t.kind, p->kind);
     w.U32(static_cast<uint32_t>(t.line_start));
     w.U32(static_cast<uint32_t>(t.line_end));
-    w.Str(t.params.device);
-    w.Strs(t.params.dtypes);
-    w.Str(t.params.op);
-    w.Str(t.params.op_variant);
-    w.Str(t.params.module);
+    f.Str(t.params.device, p->params.device);
+    f.List(t.params.dtypes, p->params.dtypes, str);
+    f.Str(t.params.op, p->params.op);
+    f.Str(t.params.op_variant, p->params.op_variant);
+    f.Str(t.params.module, p->params.module);
     w.U32(t.params.training ? (*t.params.training ? 2 : 1) : 0);
-    w.U32(static_cast<uint32_t>(t.params.values.size()));
-    for (const auto& [k, v] : t.params.values) {
-      w.Str(k);
-      w.Str(v);
-    }
-    w.Strs(t.decorators);
-    w.Strs(t.skips);
-    w.Str(t.source_hash);
-    for (const std::string* part : {&t.content.body, &t.content.decorators, &t.content.setup,
-                                    &t.content.entry, &t.content.dtypes})
-      w.Str(*part);
+    f.List(t.params.values, p->params.values, [&w](const auto& kv) {
+      w.Str(kv.first);
+      w.Str(kv.second);
+    });
+    f.List(t.decorators, p->decorators, str);
+    f.List(t.skips, p->skips, str);
+    f.Str(t.source_hash, p->source_hash);
+    f.Str(t.content.body, p->content.body);
+    f.Str(t.content.decorators, p->content.decorators);
+    f.Str(t.content.setup, p->content.setup);
+    f.Str(t.content.entry, p->content.entry);
+    f.Str(t.content.dtypes, p->content.dtypes);
+    f.Next();
+    p = &t;
   }
   return std::move(w.out);
 }
@@ -72,6 +150,7 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
   out->path = path;
   out->skipped = (skipped & 1) != 0;
   out->incomplete = (skipped & 2) != 0;
+  if (n > r.left()) return false;
   out->diagnostics.resize(n);
   for (auto& d : out->diagnostics) {
     uint32_t sev, line;
@@ -79,28 +158,42 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
     d.severity = static_cast<Diagnostic::Severity>(sev);
     d.line = static_cast<int>(line);
   }
-  if (!r.U32(&n)) return false;
+  if (!r.U32(&n) || n > r.left()) return false;
   out->tests.resize(n);
+  FieldReader f(r);
+  const TestRecord* p = nullptr;  // the previous record
+  auto str = [&r](std::string& s) { return r.Str(&s); };
   for (auto& t : out->tests) {
-    uint32_t a, b, training, nv;
-    if (!r.Str(&t.nodeid) || !r.Str(&t.generic_id) || !r.Str(&t.cls) || !r.Str(&t.method) ||
-        !r.Str(&t.generic_class) || !r.Str(&t.generic_method) || !r.Str(&t.kind) || !r.U32(&a) ||
-        !r.U32(&b) || !r.Str(&t.params.device) || !r.Strs(&t.params.dtypes) ||
-        !r.Str(&t.params.op) || !r.Str(&t.params.op_variant) || !r.Str(&t.params.module) ||
-        !r.U32(&training) || !r.U32(&nv))
+    uint32_t a, b, training;
+    bool same_id = false, same_generic = false;  // then the path is there already
+    if (!f.Str(&t.nodeid, p ? &p->nodeid : nullptr, &same_id) ||
+        !f.Str(&t.generic_id, p ? &p->generic_id : nullptr, &same_generic) ||
+        !f.Str(&t.cls, p ? &p->cls : nullptr) || !f.Str(&t.method, p ? &p->method : nullptr) ||
+        !f.Str(&t.generic_class, p ? &p->generic_class : nullptr) ||
+        !f.Str(&t.generic_method, p ? &p->generic_method : nullptr) ||
+        !f.Str(&t.kind, p ? &p->kind : nullptr) || !r.U32(&a) || !r.U32(&b) ||
+        !f.Str(&t.params.device, p ? &p->params.device : nullptr) ||
+        !f.List(&t.params.dtypes, p ? &p->params.dtypes : nullptr, str) ||
+        !f.Str(&t.params.op, p ? &p->params.op : nullptr) ||
+        !f.Str(&t.params.op_variant, p ? &p->params.op_variant : nullptr) ||
+        !f.Str(&t.params.module, p ? &p->params.module : nullptr) || !r.U32(&training) ||
+        !f.List(&t.params.values, p ? &p->params.values : nullptr,
+                [&r](auto& kv) { return r.Str(&kv.first) && r.Str(&kv.second); }) ||
+        !f.List(&t.decorators, p ? &p->decorators : nullptr, str) ||
+        !f.List(&t.skips, p ? &p->skips : nullptr, str) ||
+        !f.Str(&t.source_hash, p ? &p->source_hash : nullptr) ||
+        !f.Str(&t.content.body, p ? &p->content.body : nullptr) ||
+        !f.Str(&t.content.decorators, p ? &p->content.decorators : nullptr) ||
+        !f.Str(&t.content.setup, p ? &p->content.setup : nullptr) ||
+        !f.Str(&t.content.entry, p ? &p->content.entry : nullptr) ||
+        !f.Str(&t.content.dtypes, p ? &p->content.dtypes : nullptr))
       return false;
-    t.nodeid.insert(0, path);
-    t.generic_id.insert(0, path);
+    if (!same_id) t.nodeid.insert(0, path);
+    if (!same_generic) t.generic_id.insert(0, path);
     t.line_start = static_cast<int>(a);
     t.line_end = static_cast<int>(b);
     if (training) t.params.training = training == 2;
-    t.params.values.resize(nv);
-    for (auto& [k, v] : t.params.values)
-      if (!r.Str(&k) || !r.Str(&v)) return false;
-    if (!r.Strs(&t.decorators) || !r.Strs(&t.skips) || !r.Str(&t.source_hash)) return false;
-    for (std::string* part : {&t.content.body, &t.content.decorators, &t.content.setup,
-                              &t.content.entry, &t.content.dtypes})
-      if (!r.Str(part)) return false;
+    p = &t;
   }
   return r.done();
 }

@@ -51,6 +51,72 @@ TEST(ScanCacheEncoding, RejectsTruncatedBytes) {
     EXPECT_FALSE(DecodeFileScan(bytes.substr(0, n), "t.py", &out)) << n;
 }
 
+// Every field of a record, as text, for comparing records whole.
+std::string Fields(const TestRecord& t) {
+  std::string s = t.nodeid + "|" + t.generic_id + "|" + t.cls + "|" + t.method + "|" +
+                  t.generic_class + "|" + t.generic_method + "|" + t.kind + "|" +
+                  std::to_string(t.line_start) + "-" + std::to_string(t.line_end) + "|" +
+                  t.params.device + "|" + t.params.op + "|" + t.params.op_variant + "|" +
+                  t.params.module + "|" +
+                  (t.params.training ? (*t.params.training ? "train" : "eval") : "-") + "|" +
+                  t.source_hash + "|" + t.content.body + "|" + t.content.decorators + "|" +
+                  t.content.setup + "|" + t.content.entry + "|" + t.content.dtypes;
+  for (const auto* v : {&t.params.dtypes, &t.decorators, &t.skips}) {
+    s += "|";
+    for (const auto& x : *v) s += x + ",";
+  }
+  for (const auto& [k, v] : t.params.values) s += "|" + k + "=" + v;
+  return s;
+}
+
+TEST(ScanCacheEncoding, InstancesOfOneGenericTestRoundTripAndAreWrittenOnce) {
+  // An @ops test's instances share most fields; some differ from one
+  // record to the next, some come back after a change, and a node id may
+  // repeat (pytest collects both).
+  FileScan s = Sample("a/test_x.py");
+  s.tests[0].content.body = std::string(200, 'b');
+  for (int i = 1; i < 500; ++i) {
+    TestRecord t = s.tests[0];
+    t.method = "test_a_op" + std::to_string(i % 7) + "_cpu_float32";
+    t.nodeid = "a/test_x.py::TestXCPU::" + t.method;
+    t.params.op = "op" + std::to_string(i % 7);
+    t.params.dtypes = {i % 3 ? "float32" : "int64"};
+    if (i % 50 == 0) t.generic_id = "a/test_x.py::TestX::test_b";
+    if (i % 90 == 0) t.params.training.reset();
+    if (i % 60 == 0) t.params.values.clear();
+    s.tests.push_back(t);
+  }
+  s.tests.push_back(s.tests.back());  // the same id twice
+  std::string bytes = EncodeFileScan(s);
+  FileScan out;
+  ASSERT_TRUE(DecodeFileScan(bytes, "b/test_y.py", &out));
+  ASSERT_EQ(out.tests.size(), s.tests.size());
+  for (size_t i = 0; i < s.tests.size(); ++i) {
+    TestRecord want = s.tests[i];
+    want.nodeid.replace(0, 11, "b/test_y.py");
+    want.generic_id.replace(0, 11, "b/test_y.py");
+    EXPECT_EQ(Fields(out.tests[i]), Fields(want)) << i;
+  }
+  // The 200-byte body is written once, not 501 times.
+  EXPECT_LT(bytes.size(), 501 * 200u) << bytes.size();
+}
+
+TEST(ScanCacheEncoding, AMalformedEntryIsAMissNeverAHugeAllocation) {
+  std::string bytes = EncodeFileScan(Sample("t.py"));
+  FileScan out;
+  // The test count (after version, flags, one diagnostic of 4 + 4 + 4 + 4
+  // bytes) set to 4 billion.
+  std::string huge = bytes;
+  const size_t count_at = 12 + 16;
+  ASSERT_LT(count_at + 4, huge.size());
+  for (int i = 0; i < 4; ++i) huge[count_at + i] = '\xfe';
+  EXPECT_FALSE(DecodeFileScan(huge, "t.py", &out));
+  // The first record's node id "as in the previous record".
+  std::string first_same = bytes;
+  for (int i = 0; i < 4; ++i) first_same[count_at + 4 + i] = '\xff';
+  EXPECT_FALSE(DecodeFileScan(first_same, "t.py", &out));
+}
+
 TEST(ScanCache, PersistsAcrossOpens) {
   testing::TempDir dir;
   core::Hash128 content = core::ContentHash("x"), context = core::ContentHash("ctx");
