@@ -73,13 +73,15 @@ int RunPlan(PlanArgs& args) {
   timings::TimingInput input = timings::ReadTimingFiles(args.timing_files);
   if (!args.index.empty()) {
     // The outcomes of every run ingested into the index (docs/index.md),
-    // and the tests it knows: what each file collects, and what a file
-    // timed only as a whole is cut into.
+    // and the tests it knows: what each file collects (when fixed costs are
+    // learned), and what a file timed only as a whole is cut into.
     auto store = indexer::IndexStore::Open(args.index, indexer::OpenMode::kRead);
     indexer::AppendIndexTimings(*store, input);
-    indexer::IndexReader(*store).ForEachTest([&](const std::string& nodeid, const std::string&) {
-      args.request.known_ids.push_back(nodeid);
-    });
+    if (args.request.learn_fixed_costs || !o.equal_pieces) {
+      indexer::IndexReader(*store).ForEachTest([&](const std::string& nodeid, const std::string&) {
+        args.request.known_ids.push_back(nodeid);
+      });
+    }
   }
   plan::Plan p = plan::PlanFromRecords(std::move(input), args.request);
   if (args.split > static_cast<int>(p.splits.size())) {

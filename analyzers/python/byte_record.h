@@ -9,7 +9,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace testmap::python {
 
@@ -20,10 +19,6 @@ class ByteWriter {
   void Str(std::string_view s) {
     U32(static_cast<uint32_t>(s.size()));
     out.append(s);
-  }
-  void Strs(const std::vector<std::string>& v) {
-    U32(static_cast<uint32_t>(v.size()));
-    for (const auto& s : v) Str(s);
   }
   std::string out;
 };
@@ -48,14 +43,6 @@ class ByteReader {
     std::string_view v;
     if (!Str(&v)) return false;
     s->assign(v);
-    return true;
-  }
-  bool Strs(std::vector<std::string>* v) {
-    uint32_t n;
-    if (!U32(&n)) return false;
-    v->resize(n);
-    for (auto& s : *v)
-      if (!Str(&s)) return false;
     return true;
   }
   bool done() const { return b_.empty(); }

@@ -50,19 +50,19 @@ class FieldWriter {
   bool first_ = true;
 };
 
-// Reads what FieldWriter wrote: kSame takes the previous record's value.
+// Reads what FieldWriter wrote: kSame takes the previous record's value
+// (and is malformed in the first record).
 class FieldReader {
  public:
   explicit FieldReader(ByteReader& r) : r_(r) {}
   // `same` is set when the field was the previous record's.
-  bool Str(std::string* s, const std::string* before, bool* same = nullptr) {
+  bool Str(std::string* s, const std::string& before, bool* same = nullptr) {
     uint32_t n;
     if (!r_.U32(&n)) return false;
     if (same) *same = n == kSame;
     if (n == kSame) {
-      if (!before) return false;
-      *s = *before;
-      return true;
+      *s = before;
+      return !first_;
     }
     std::string_view v;
     if (!r_.Bytes(n, &v)) return false;
@@ -70,13 +70,12 @@ class FieldReader {
     return true;
   }
   template <class Vector, class Item>
-  bool List(Vector* v, const Vector* before, Item item) {
+  bool List(Vector* v, const Vector& before, Item item) {
     uint32_t n;
     if (!r_.U32(&n)) return false;
     if (n == kSame) {
-      if (!before) return false;
-      *v = *before;
-      return true;
+      *v = before;
+      return !first_;
     }
     if (n > r_.left()) return false;  // every item takes at least a byte
     v->resize(n);
@@ -84,9 +83,11 @@ class FieldReader {
       if (!item(x)) return false;
     return true;
   }
+  void Next() { first_ = false; }
 
  private:
   ByteReader& r_;
+  bool first_ = true;
 };
 
 }  // namespace
@@ -161,38 +162,34 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
   if (!r.U32(&n) || n > r.left()) return false;
   out->tests.resize(n);
   FieldReader f(r);
-  const TestRecord* p = nullptr;  // the previous record
+  const TestRecord none;
+  const TestRecord* p = &none;  // the previous record
   auto str = [&r](std::string& s) { return r.Str(&s); };
   for (auto& t : out->tests) {
     uint32_t a, b, training;
     bool same_id = false, same_generic = false;  // then the path is there already
-    if (!f.Str(&t.nodeid, p ? &p->nodeid : nullptr, &same_id) ||
-        !f.Str(&t.generic_id, p ? &p->generic_id : nullptr, &same_generic) ||
-        !f.Str(&t.cls, p ? &p->cls : nullptr) || !f.Str(&t.method, p ? &p->method : nullptr) ||
-        !f.Str(&t.generic_class, p ? &p->generic_class : nullptr) ||
-        !f.Str(&t.generic_method, p ? &p->generic_method : nullptr) ||
-        !f.Str(&t.kind, p ? &p->kind : nullptr) || !r.U32(&a) || !r.U32(&b) ||
-        !f.Str(&t.params.device, p ? &p->params.device : nullptr) ||
-        !f.List(&t.params.dtypes, p ? &p->params.dtypes : nullptr, str) ||
-        !f.Str(&t.params.op, p ? &p->params.op : nullptr) ||
-        !f.Str(&t.params.op_variant, p ? &p->params.op_variant : nullptr) ||
-        !f.Str(&t.params.module, p ? &p->params.module : nullptr) || !r.U32(&training) ||
-        !f.List(&t.params.values, p ? &p->params.values : nullptr,
+    if (!f.Str(&t.nodeid, p->nodeid, &same_id) ||
+        !f.Str(&t.generic_id, p->generic_id, &same_generic) || !f.Str(&t.cls, p->cls) ||
+        !f.Str(&t.method, p->method) || !f.Str(&t.generic_class, p->generic_class) ||
+        !f.Str(&t.generic_method, p->generic_method) || !f.Str(&t.kind, p->kind) || !r.U32(&a) ||
+        !r.U32(&b) || !f.Str(&t.params.device, p->params.device) ||
+        !f.List(&t.params.dtypes, p->params.dtypes, str) || !f.Str(&t.params.op, p->params.op) ||
+        !f.Str(&t.params.op_variant, p->params.op_variant) ||
+        !f.Str(&t.params.module, p->params.module) || !r.U32(&training) ||
+        !f.List(&t.params.values, p->params.values,
                 [&r](auto& kv) { return r.Str(&kv.first) && r.Str(&kv.second); }) ||
-        !f.List(&t.decorators, p ? &p->decorators : nullptr, str) ||
-        !f.List(&t.skips, p ? &p->skips : nullptr, str) ||
-        !f.Str(&t.source_hash, p ? &p->source_hash : nullptr) ||
-        !f.Str(&t.content.body, p ? &p->content.body : nullptr) ||
-        !f.Str(&t.content.decorators, p ? &p->content.decorators : nullptr) ||
-        !f.Str(&t.content.setup, p ? &p->content.setup : nullptr) ||
-        !f.Str(&t.content.entry, p ? &p->content.entry : nullptr) ||
-        !f.Str(&t.content.dtypes, p ? &p->content.dtypes : nullptr))
+        !f.List(&t.decorators, p->decorators, str) || !f.List(&t.skips, p->skips, str) ||
+        !f.Str(&t.source_hash, p->source_hash) || !f.Str(&t.content.body, p->content.body) ||
+        !f.Str(&t.content.decorators, p->content.decorators) ||
+        !f.Str(&t.content.setup, p->content.setup) || !f.Str(&t.content.entry, p->content.entry) ||
+        !f.Str(&t.content.dtypes, p->content.dtypes))
       return false;
     if (!same_id) t.nodeid.insert(0, path);
     if (!same_generic) t.generic_id.insert(0, path);
     t.line_start = static_cast<int>(a);
     t.line_end = static_cast<int>(b);
     if (training) t.params.training = training == 2;
+    f.Next();
     p = &t;
   }
   return r.done();

@@ -186,14 +186,14 @@ int main(int argc, char** argv) {
         "sqlite3 " + dir + "/edges.sqlite \"" + testmap::bench::SqliteQuerySql(op) + "\"";
     const std::string base_q =
         baseline + " query --index " + index + " --op " + QuerySpelling(op) + " --format nodeids";
+    auto peers = [&] {
+      sqlite_s.push_back(TimeShell(sql, theirs));
+      if (!baseline.empty()) baseline_s.push_back(TimeShell(base_q, theirs + ".b"));
+    };
     for (int rep = 0; rep < 3; ++rep) {
-      if ((i + rep) % 2) sqlite_s.push_back(TimeShell(sql, theirs));
-      if (!baseline.empty() && (i + rep) % 2)
-        baseline_s.push_back(TimeShell(base_q, theirs + ".b"));
+      if ((i + rep) % 2) peers();
       nodeids_s.push_back(TimeShell(q + " --format nodeids", mine));
-      if ((i + rep) % 2 == 0) sqlite_s.push_back(TimeShell(sql, theirs));
-      if (!baseline.empty() && (i + rep) % 2 == 0)
-        baseline_s.push_back(TimeShell(base_q, theirs + ".b"));
+      if ((i + rep) % 2 == 0) peers();
     }
     if (!baseline.empty() && ReadSet(theirs + ".b") != ReadSet(mine)) {
       std::cerr << "the baseline's answer differs for " << op << "\n";

@@ -105,7 +105,7 @@ std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecor
     std::string path(nodeid.substr(0, sep));
     auto it = identity_of.find(path);
     if (it == identity_of.end()) it = identity_of.emplace(path, core::TestFileIdentity(path)).first;
-    tests[it->second].insert(it->second + std::string(nodeid.substr(sep)));
+    tests[it->second].emplace(nodeid.substr(sep));  // "::T::t"
   };
   std::set<std::string_view> files;
   for (const timings::TimingRecord& r : records) {
