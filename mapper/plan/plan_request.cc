@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/key_field.h"
 #include "core/read_file.h"
 #include "mapper/plan/estimator.h"
 #include "mapper/plan/fixed_costs.h"
@@ -44,6 +45,9 @@ std::vector<std::string> ReadTestList(const std::string& path) {
   for (size_t i = 0; i < ids.size(); ++i) {
     // pytest -q ends with "N tests collected in ..."; not an id.
     if (ids[i].find(' ') != std::string::npos && ids[i].find("::") == std::string::npos) continue;
+    // A NUL, a control byte or bytes that are not UTF-8 are no test id (and
+    // a binary file is no list of them).
+    core::CheckKeyField(ids[i], "test id", path, numbers[i]);
     auto [it, fresh] = seen.emplace(ids[i], numbers[i]);
     if (!fresh) {
       throw core::InputError(

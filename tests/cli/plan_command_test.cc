@@ -91,6 +91,9 @@ TEST(PlanCommand, BadInputIsAClearErrorNeverACrash) {
   std::string list = WriteTempFile("tests.txt", "a.py::t\na.py::u\na.py::t\n");
   ExpectFailure("plan " + ok + " --splits 2 --tests " + list,
                 list + ":3: test a.py::t listed twice");
+  std::string nul = WriteTempFile("nul.txt", std::string("a.py::t\na.py::u\0v\n", 18));
+  ExpectFailure("plan " + ok + " --splits 2 --collected " + nul, nul + ":2: test id `a.py::u");
+  ExpectFailure("plan " + ok + " --splits 2 --tests " + nul, nul + ":2: test id `a.py::u");
   std::string missing = WriteTempFile("placeholder", "") + ".missing-index";
   ExpectFailure("plan --index " + missing + " --splits 2", "no testmap index at " + missing);
   ExpectFailure("plan " + ok + " --splits 2 --split 5", "only 2 splits", 2);
