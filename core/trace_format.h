@@ -18,16 +18,24 @@ inline constexpr std::string_view kTraceFormatName = "testmap-trace";
 //   1: ops are (op, dtypes, device, count, evidence).
 //   2: ops carry a `role` (below); an op without one, and every op of a
 //      version 1 shard, has role `test`.
-inline constexpr int kTraceFormatVersion = 2;
+//   3: a `collection` record (below) after the `run` record.
+inline constexpr int kTraceFormatVersion = 3;
 
 inline bool ReadsTraceVersion(int version) {
   return version >= 1 && version <= kTraceFormatVersion;
 }
 
 // Record types, in the order a shard has them: one `run` per process, then
-// per test a `begin` (written before it starts) and a `test` (after it
-// ends). A `begin` without its `test` is a test that crashed its process.
+// (from version 3) one `collection` when pytest has collected, then per test
+// a `begin` (written before it starts) and a `test` (after it ends). A
+// `begin` without its `test` is a test that crashed its process. The
+// collection says when collecting started and ended and how many tests
+// pytest built of each file, deselected ones included: a process's cost
+// grows with what it collects, not only with what it runs, and a
+// `pytest --collect-only` run traced this way (its shard has no tests) is
+// what tells the two apart (mapper/plan/fixed_costs.h).
 inline constexpr std::string_view kRunRecord = "run";
+inline constexpr std::string_view kCollectionRecord = "collection";
 inline constexpr std::string_view kBeginRecord = "begin";
 inline constexpr std::string_view kTestRecord = "test";
 

@@ -67,6 +67,27 @@ class LineReader {
     CheckValueItem(item, what, path_, line_);
   }
 
+  TraceCollection Collection(std::optional<double> start, std::optional<double> end,
+                             std::optional<dom::object> files) const {
+    if (!start) Fail("collection record without a numeric `start`");
+    if (!end) Fail("collection record without a numeric `end`");
+    if (!files) Fail("collection record without a `files` object");
+    if (!(*start <= *end)) Fail("collection `end` before its `start`");
+    TraceCollection out;
+    out.line = line_;
+    out.start = *start;
+    out.end = *end;
+    Duration(*end - *start, "the collection");
+    for (auto [file, count] : *files) {
+      Key(file, "file");
+      int64_t n = -1;
+      if (count.get_int64().get(n) != simdjson::SUCCESS || n < 0)
+        Fail("the test count of " + std::string(file) + " is not a count");
+      out.files.emplace_back(file, n);
+    }
+    return out;
+  }
+
   std::string_view String(dom::element v, const char* what) const {
     std::string_view s;
     if (v.get_string().get(s) != simdjson::SUCCESS)
@@ -229,6 +250,8 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
     std::string start_raw = "null", worker_raw = "null";
     int64_t version = -1;
     bool has_ops = false;
+    std::optional<double> end;
+    std::optional<dom::object> files;
     for (auto [key, v] : obj) {
       if (key == "type") {
         type = lr.String(v, "type");
@@ -269,6 +292,14 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
         if (!v.is_null()) test.worker = lr.String(v, "worker");
         worker_raw = simdjson::minify(v);
         test.outcome_json += ",\"worker\":" + worker_raw;
+      } else if (key == "end") {
+        double e = 0;
+        if (v.get_double().get(e) != simdjson::SUCCESS) lr.Fail("`end` is not a number");
+        end = e;
+      } else if (key == "files") {
+        dom::object f;
+        if (v.get_object().get(f) != simdjson::SUCCESS) lr.Fail("`files` is not an object");
+        files = f;
       } else if (key == "phases" || key == "crash") {
         test.outcome_json += ",\"" + std::string(key) + "\":" + simdjson::minify(v);
       }
@@ -305,6 +336,8 @@ void ReadTrace(std::string_view text, const std::string& path, TraceVisitor& vis
       test.outcome_json = "{" + test.outcome_json + "}";
       visitor.Test(test);
       spare_ops.swap(test.ops);
+    } else if (type == kCollectionRecord) {
+      visitor.Collection(lr.Collection(test.start, end, files));
     } else {
       lr.Fail("unknown record type `" + std::string(type) + "`");
     }

@@ -5,6 +5,8 @@
 //   - every record is a JSON object with a known `type`, every field has its
 //     type; operator and dtype names are normalized (core/op_names.h,
 //     core/dtype_names.h);
+//   - a `collection` has a start no later than its end and a count of at
+//     least 0 for each file;
 //   - a `begin` never followed by its `test` is reported as a crashed test
 //     (`unfinished`), since the process died during it;
 //   - a last line cut short by a dying writer is dropped with a warning.
@@ -15,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/trace_format.h"
@@ -57,10 +60,20 @@ struct TraceRun {
   std::string_view worker;
 };
 
+// What the process's pytest collected (version 3): when collecting started
+// and ended, in epoch seconds, and how many tests it built of each file, the
+// file as its node ids spell it. The views are valid during the call.
+struct TraceCollection {
+  int line = 0;
+  double start = 0, end = 0;
+  std::vector<std::pair<std::string_view, int64_t>> files;
+};
+
 class TraceVisitor {
  public:
   virtual ~TraceVisitor() = default;
   virtual void Run(const TraceRun& run) {}
+  virtual void Collection(const TraceCollection& collection) {}
   virtual void Test(const TraceTest& test) {}
   // Something read past rather than refused (a last line cut short).
   virtual void Warning(const std::string& message) {}

@@ -56,6 +56,20 @@ timings::TimingInput ReadIndexTimings(const IndexStore& store) {
     }
     if (auto w = wall.Finish(in.records.size())) in.walls.push_back(std::move(*w));
   }
+  // Runs of no tests that collected (a traced `pytest --collect-only`): a
+  // wall each, as the shard reader makes one.
+  std::vector<std::string_view> with_tests;
+  for (const Outcome& o : outcomes) with_tests.push_back(o.run);
+  std::sort(with_tests.begin(), with_tests.end());
+  store.Scan(Cf::kRuns, "", [&](std::string_view run, std::string_view record) {
+    if (std::binary_search(with_tests.begin(), with_tests.end(), run) ||
+        record.find("\"collection\"") == std::string_view::npos)
+      return true;
+    timings::TraceRunWall wall;
+    if (wall.Start(record, store.dir() + " (run " + std::string(run) + ")", 0, in.records.size()))
+      if (auto w = wall.Finish(in.records.size())) in.walls.push_back(std::move(*w));
+    return true;
+  });
   std::vector<timings::TimingRecord>& out = in.records;
   // Records ingested from timing files, as their readers produced them.
   store.Scan(Cf::kTimings, "", [&](std::string_view, std::string_view value) {

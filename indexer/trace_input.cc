@@ -36,6 +36,16 @@ class TraceInputBuilder : public core::TraceVisitor {
     input_.runs.push_back({core::ShortHexDigest(run.record), rec.dump()});
   }
 
+  void Collection(const core::TraceCollection& c) override {
+    // Kept in the run's record, where plan --index reads it back
+    // (timings::TraceRunWall::Start) as the shard reader reads the record.
+    auto rec = nlohmann::json::parse(input_.runs.back().record_json);
+    nlohmann::json files = nlohmann::json::object();
+    for (const auto& [file, tests] : c.files) files[std::string(file)] = tests;
+    rec["collection"] = {{"start", c.start}, {"end", c.end}, {"files", std::move(files)}};
+    input_.runs.back().record_json = rec.dump();
+  }
+
   void Test(const core::TraceTest& t) override {
     TracedTest test;
     test.nodeid = t.nodeid;

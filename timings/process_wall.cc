@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/node_id.h"
 #include "timings/timing_record.h"
 
 namespace testmap::timings {
@@ -70,7 +72,28 @@ bool TraceRunWall::Start(std::string_view run_record, const std::string& source,
   end_ = start_;
   files_.clear();
   open_ = true;
+  // Where the index keeps the run's collection record (indexer/trace_input.cc).
+  const nlohmann::json collection = record.value("collection", nlohmann::json());
+  if (collection.is_object() && collection.value("end", nlohmann::json()).is_number() &&
+      collection.value("files", nlohmann::json()).is_object()) {
+    std::vector<std::pair<std::string, int64_t>> files;
+    for (const auto& [file, count] : collection["files"].items())
+      if (count.is_number_integer()) files.emplace_back(file, count.get<int64_t>());
+    AddCollection(collection["end"].get<double>(), files);
+  }
   return true;
+}
+
+void TraceRunWall::AddCollection(double end,
+                                 const std::vector<std::pair<std::string, int64_t>>& files) {
+  if (!open_) return;
+  for (const auto& [path, tests] : files) {
+    const std::string key = core::FileKey(path);
+    files_.insert(key);
+    int& n = wall_.collection[key];
+    n = static_cast<int>(std::min<int64_t>(n + tests, std::numeric_limits<int>::max()));
+  }
+  end_ = std::max(end_, end);
 }
 
 void TraceRunWall::AddTest(const std::string& file, double seconds, std::optional<double> start) {
@@ -87,7 +110,8 @@ std::optional<ProcessWall> TraceRunWall::Finish(size_t end_record) {
   wall_.files = static_cast<int>(files_.size());
   wall_.end_record = end_record;
   wall_.wall_seconds = end_ - start_;
-  if (wall_.tests == 0 || wall_.wall_seconds > kMaxDurationSeconds) return std::nullopt;
+  if ((wall_.tests == 0 && wall_.collection.empty()) || wall_.wall_seconds > kMaxDurationSeconds)
+    return std::nullopt;
   return wall_;
 }
 

@@ -7,10 +7,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace testmap::timings {
 
@@ -27,6 +31,11 @@ struct ProcessWall {
   // tell what each paid outside its session (fixed_costs.h).
   double start = -1;
   std::string host;  // JUnit hostname, the run's metadata.hostname; "" unknown
+  // What a trace run's pytest collected (its `collection` record): the
+  // tests it built per file key, deselected ones included; empty when the
+  // input does not say (JUnit, older shards). A `--collect-only` run is a
+  // process of no tests with files.
+  std::map<std::string, int> collection;
   // The records of this process in the reader's output: [first, end).
   size_t first_record = 0, end_record = 0;
 
@@ -37,16 +46,21 @@ struct ProcessWall {
 
 // The wall of one trace run, built the same way from a shard and from the
 // index that ingested it (a plan from either is the same plan): from the
-// `run` record's metadata.start_time to the last test's end.
+// `run` record's metadata.start_time to the last test's end, or to the end
+// of collecting when it ran none.
 class TraceRunWall {
  public:
   // Starts a run; false (and nothing is built) when its record has no
   // readable start_time. `first_record` is where its tests' records begin.
   bool Start(std::string_view run_record, const std::string& source, int line, size_t first_record);
+  // What the run collected (its `collection` record, which the index keeps
+  // in the run record as "collection"; Start reads it there): the files as
+  // node ids spell them, the tests built of each, when collecting ended.
+  void AddCollection(double end, const std::vector<std::pair<std::string, int64_t>>& files);
   // One test of the run: its file key, duration and start (epoch seconds).
   void AddTest(const std::string& file, double seconds, std::optional<double> start);
-  // The run's wall, when it ran tests and lasted no longer than
-  // kMaxDurationSeconds; `end_record` ends its records.
+  // The run's wall, when it ran tests or collected some file, and lasted no
+  // longer than kMaxDurationSeconds; `end_record` ends its records.
   std::optional<ProcessWall> Finish(size_t end_record);
 
  private:

@@ -21,6 +21,13 @@ class TimingCollector : public core::TraceVisitor {
     wall_.Start(run.record, source_, run.line, out_.size());
   }
 
+  void Collection(const core::TraceCollection& c) override {
+    if (!walls_) return;
+    std::vector<std::pair<std::string, int64_t>> files;
+    for (const auto& [file, tests] : c.files) files.emplace_back(file, tests);
+    wall_.AddCollection(c.end, files);
+  }
+
   void Test(const core::TraceTest& t) override {
     TimingRecord r;
     r.id = t.nodeid;

@@ -19,7 +19,9 @@ namespace testmap::timings {
 //
 // With `walls`, each `run` record (one per process; a restarted xdist
 // worker appends a new one) with a metadata.start_time is one ProcessWall,
-// from that time to the end of its last test.
+// from that time to the end of its last test, with what its `collection`
+// record says it collected; a run of no tests that collected (a traced
+// `pytest --collect-only`) is a wall too, to the end of collecting.
 std::vector<TimingRecord> ParseTraceShard(const std::string& text, const std::string& source,
                                           std::vector<ProcessWall>* walls = nullptr);
 

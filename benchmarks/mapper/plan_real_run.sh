@@ -20,11 +20,15 @@
 # runs made minutes before its splits, so each prediction meets a run at
 # about the same load.
 # TIMINGS=N (default 1) repeats step 1 N times, all of it the plan's input.
+# COLLECT=1 adds to step 1 a traced `pytest --collect-only` of each timing
+# process's files (the testmap_trace plugin, no recorder): processes that
+# ran no test, whose shards' collection records tell what collecting costs
+# apart from running (mapper/plan/fixed_costs.h).
 # HISTORY=1 makes every earlier round's split runs part of a round's input
 # too, as a CI history holds the reports of its split jobs: processes that
 # ran part of a file, which tell what a test costs to run from what it
 # costs to collect (mapper/plan/fixed_costs.h).
-# Usage: [ROUNDS=N] [REPEATS=N] [TIMINGS=N] [OUT=DIR] plan_real_run.sh ROOT PYTHON K
+# Usage: [ROUNDS=N] [REPEATS=N] [TIMINGS=N] [COLLECT=1] [OUT=DIR] plan_real_run.sh ROOT PYTHON K
 # FILE... (ROOT holds pytest.ini; FILEs relative to it, without spaces;
 # PYTHON has torch, pytest and pytest-split). TESTMAP overrides the binary
 # (default: this checkout's build/bin/testmap); OUT keeps every report and
@@ -46,6 +50,7 @@ if [ ! -x "$testmap" ]; then
   exit 2
 fi
 testmap=$(cd "$(dirname "$testmap")" && pwd)/$(basename "$testmap")
+plugin=$(cd "$(dirname "$0")/../../tracer/python" && pwd)
 if [ -n "${OUT:-}" ]; then  # keep the reports and logs there
   mkdir -p "$OUT"
   out=$(cd "$OUT" && pwd)
@@ -65,6 +70,18 @@ timed() {
   local start end
   start=$(now)
   pytest "$@" --junitxml "$dir/$name.xml" >"$dir/$name.log" 2>&1 || true
+  end=$(now)
+  echo "$name $(awk "BEGIN { printf \"%.3f\", $end - $start }") $(load)" >>"$dir/walls"
+}
+# A traced `pytest --collect-only`, timed the same way; its shard is in
+# "$dir/name/".
+timed_collect() {
+  local name=$1
+  shift
+  local start end
+  start=$(now)
+  PYTHONPATH="$plugin${PYTHONPATH:+:$PYTHONPATH}" pytest --collect-only -p testmap_trace.plugin \
+    --testmap-out="$dir/$name" --testmap-recorder=none "$@" >"$dir/$name.log" 2>&1 || true
   end=$(now)
   echo "$name $(awk "BEGIN { printf \"%.3f\", $end - $start }") $(load)" >>"$dir/walls"
 }
@@ -95,6 +112,10 @@ for round in $(seq 1 "$rounds"); do
       [ "$t" -eq 1 ] || name=timing$p.$t
       timed "$name" "${mine[@]}" --store-durations --durations-path "$dir/d$p.json"
       timing+=("$dir/$name.xml")
+      if [ "${COLLECT:-0}" = 1 ]; then
+        timed_collect "collect${name#timing}" "${mine[@]}"
+        timing+=("$dir/collect${name#timing}/trace-main.jsonl")
+      fi
     done
   done
   echo "== timing runs: $n files in ${#groups[@]} processes, $timings times (name, whole s, load)"
@@ -157,7 +178,7 @@ for n, d in enumerate(dirs, 1):
         name, whole, load = line.split()
         walls[name] = (float(whole), load)
     startup = json.load(open(f"{d}/plan.json"))["options"]["startup_seconds"]
-    timing_loads = " ".join(v[1] for k, v in walls.items() if k.startswith("timing"))
+    timing_loads = " ".join(v[1] for k, v in walls.items() if k.startswith(("timing", "collect")))
     for k in range(1, splits + 1):
         sess, whole, loads, pred = [], [], [], 0
         for r in range(1, repeats + 1):

@@ -93,7 +93,8 @@ bool FitTerms(const std::vector<Observation>& obs, unsigned mask, std::array<dou
 }  // namespace
 
 std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records,
-                                          const std::vector<std::string>& known_ids) {
+                                          const std::vector<std::string>& known_ids,
+                                          const std::vector<timings::ProcessWall>& walls) {
   // Each test once per file identity (core/node_id.h), whichever way its
   // path is spelled: a scan run from the repository says
   // "test/test_x.py::T::t" where a report from test/ says "test_x.py::T::t".
@@ -113,10 +114,23 @@ std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecor
     if (r.level == timings::TimingLevel::kTest) add(r.id);
   }
   for (const std::string& id : known_ids) add(id);
+  // What pytest itself counted when it collected a file (trace runs'
+  // collection records), the most any process built of it.
+  std::unordered_map<std::string, int> counted;  // identity -> tests
+  for (const timings::ProcessWall& w : walls) {
+    for (const auto& [file, n] : w.collection) {
+      int& most = counted[core::TestFileIdentity(file)];
+      most = std::max(most, n);
+    }
+  }
   std::map<std::string, int> out;
   for (std::string_view file : files) {
-    auto it = tests.find(core::TestFileIdentity(file));
-    if (it != tests.end()) out[std::string(file)] = static_cast<int>(it->second.size());
+    const std::string identity = core::TestFileIdentity(file);
+    auto it = tests.find(identity);
+    auto c = counted.find(identity);
+    const int n = std::max(it == tests.end() ? 0 : static_cast<int>(it->second.size()),
+                           c == counted.end() ? 0 : c->second);
+    if (it != tests.end() || c != counted.end()) out[std::string(file)] = n;
   }
   return out;
 }
@@ -128,14 +142,21 @@ FixedCosts LearnFixedCosts(const std::vector<timings::ProcessWall>& walls,
   LearnStartup(walls, out);
   std::vector<Observation> obs;
   for (const timings::ProcessWall& w : walls) {
-    if (w.tests == 0) continue;
+    if (w.tests == 0 && w.collection.empty()) continue;
     std::set<std::string_view> files;
     for (size_t k = w.first_record; k < w.end_record && k < records.size(); ++k)
       files.insert(records[k].file);
+    for (const auto& [file, n] : w.collection) files.insert(file);
+    // The tests its files hold: what its pytest counted when it collected
+    // them, where its trace says; else what the inputs know of them.
     double tests = 0;
     for (std::string_view f : files) {
-      auto it = collected.find(std::string(f));
-      if (it != collected.end()) tests += it->second;
+      auto own = w.collection.find(std::string(f));
+      if (own != w.collection.end()) {
+        tests += own->second;
+      } else if (auto it = collected.find(std::string(f)); it != collected.end()) {
+        tests += it->second;
+      }
     }
     obs.push_back(
         {{1.0, static_cast<double>(w.files), static_cast<double>(w.tests), tests}, w.Overhead()});

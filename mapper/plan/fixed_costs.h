@@ -14,10 +14,12 @@
 // over the processes, `tests` the tests it ran and `collected` the tests
 // the inputs know of the files it ran, gives all four. The last two can be
 // told apart only by processes that ran part of a file (a CI history's
-// split runs); processes that each ran whole files cannot, and their cost
-// is then counted per test run (on seven real PyTorch files, learned from
-// whole-file timing runs and split runs: 0.95 ms per test run, 0.88 ms per
-// test collected; docs/plan.md).
+// split runs) or by processes that ran none: a traced `pytest
+// --collect-only` (its trace's collection record names the files and what
+// pytest built of each). Processes that each ran whole files cannot, and
+// their cost is then counted per test run (on seven real PyTorch files,
+// learned from whole-file timing runs and split runs: 0.95 ms per test run,
+// 0.88 ms per test collected; docs/plan.md).
 //
 // Outside its session: what a process pays before pytest's session starts
 // (the interpreter, pytest's and its plugins' imports) and after it ends
@@ -60,11 +62,13 @@ inline constexpr double kMaxStartupGapSeconds = 120;
 // The tests pytest collects per file key of the records: the distinct tests
 // of that file among the records' test ids and `known_ids` (a scan's or
 // pytest's collection, the index's tests), joined by file identity
-// (core/node_id.h). Without known ids a file whose history never ran some of
-// its tests counts fewer than pytest builds; a file with no test known is
-// left out.
+// (core/node_id.h), or what pytest counted when a trace run of `walls`
+// collected the file (its collection record), whichever is more. Without
+// either a file whose history never ran some of its tests counts fewer than
+// pytest builds; a file with no test known is left out.
 std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecord>& records,
-                                          const std::vector<std::string>& known_ids = {});
+                                          const std::vector<std::string>& known_ids = {},
+                                          const std::vector<timings::ProcessWall>& walls = {});
 
 // Least squares over the processes, none of the four negative: of every
 // subset of the four terms, the non-negative fit with the least squared
@@ -72,7 +76,8 @@ std::map<std::string, int> CollectedTests(const std::vector<timings::TimingRecor
 // terms the processes cannot tell apart are left out (with one process, or
 // all with as many files, everything is per process). All zero without
 // processes. A process's files are those of its records (`records`, the
-// walls' first_record..end_record), `collected` what each holds. `startup`
+// walls' first_record..end_record) and of its collection; what each holds
+// is what its collection counted, else `collected`'s. `startup`
 // is the median gap (above) between sessions of one host where no other
 // session of that host was running; 0 without such a gap.
 FixedCosts LearnFixedCosts(const std::vector<timings::ProcessWall>& walls,

@@ -93,7 +93,7 @@ Plan PlanFromRecords(timings::TimingInput input, const PlanRequest& request) {
     warmup = MoveWarmupToOverhead(input);
     std::vector<std::string> known = request.known_ids;
     known.insert(known.end(), wanted.begin(), wanted.end());
-    options.collected_tests = CollectedTests(input.records, known);
+    options.collected_tests = CollectedTests(input.records, known, input.walls);
     costs = LearnFixedCosts(input.walls, input.records, options.collected_tests);
   }
   if (costs.processes > 0) {  // nothing learned leaves the options as given

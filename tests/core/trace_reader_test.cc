@@ -235,6 +235,61 @@ TEST(TraceReader, BadRecordsNameFileAndLine) {
   EXPECT_NE(ErrorOf("").find("empty trace shard"), std::string::npos);
 }
 
+TEST(TraceReader, CollectionRecordsAreReadAndBadOnesNameTheirLine) {
+  struct Collections : TraceVisitor {
+    std::vector<std::pair<double, double>> spans;
+    std::vector<std::pair<std::string, int64_t>> files;
+    void Collection(const TraceCollection& c) override {
+      spans.emplace_back(c.start, c.end);
+      for (auto [f, n] : c.files) files.emplace_back(std::string(f), n);
+    }
+  } c;
+  ReadTrace(
+      kRun + "\n" +
+          R"({"type":"collection","start":10.5,"end":12,"files":{"a.py":3,"sub/b.py":0},"worker":"main"})" +
+          "\n",
+      "s.jsonl", c);
+  EXPECT_EQ(c.spans, (std::vector<std::pair<double, double>>{{10.5, 12}}));
+  EXPECT_EQ(c.files, (std::vector<std::pair<std::string, int64_t>>{{"a.py", 3}, {"sub/b.py", 0}}));
+  auto error = [](const std::string& record) { return ErrorOf(kRun + "\n" + record + "\n"); };
+  EXPECT_NE(error(R"({"type":"collection","end":1,"files":{}})")
+                .find("s.jsonl:2: collection record without a numeric `start`"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type":"collection","start":1,"files":{}})")
+                .find("s.jsonl:2: collection record without a numeric `end`"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type":"collection","start":1,"end":"x","files":{}})")
+                .find("s.jsonl:2: `end` is not a number"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type":"collection","start":1,"end":2,"files":[]})")
+                .find("s.jsonl:2: `files` is not an object"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type":"collection","start":1,"end":2})")
+                .find("s.jsonl:2: collection record without a `files` object"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type":"collection","start":5,"end":2,"files":{}})")
+                .find("s.jsonl:2: collection `end` before its `start`"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type":"collection","start":0,"end":1e300,"files":{}})")
+                .find("s.jsonl:2: duration of the collection is 1e+300 s, over the limit"),
+            std::string::npos);
+  for (const char* count : {"-1", "1.5", "\"3\"", "1e30"}) {
+    EXPECT_NE(error(std::string(R"({"type":"collection","start":1,"end":2,"files":{"a.py":)") +
+                    count + "}}")
+                  .find("s.jsonl:2: the test count of a.py is not a count"),
+              std::string::npos)
+        << count;
+  }
+  EXPECT_NE(error(std::string(R"({"type":"collection","start":1,"end":2,"files":{"a)") + "\\u0000" +
+                  R"(.py":1}})")
+                .find("s.jsonl:2: "),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"type":"collection","start":1,"end":2,"files":{}})"
+                    "\n")
+                .find("s.jsonl:1: `collection` record before the shard's `run` record"),
+            std::string::npos);
+}
+
 // A node id, device or dtype that would split an index key or edge value
 // (core/key_field.h) is refused where it is read, with its line: one such
 // record once made every later query of the index fail.

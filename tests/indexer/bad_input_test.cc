@@ -198,8 +198,9 @@ TEST_F(IndexBadInputTest, NewerTraceFormatIsRefused) {
 TEST_F(IndexBadInputTest, DamagedRecordsAreRefused) {
   ExpectRefused(Write("trace-type.jsonl", Join(0, 1) + "{\"type\":\"mystery\"}\n"),
                 ":2: unknown record type `mystery`");
+  // The real shard's second record: its collection (version 3).
   ExpectRefused(Write("trace-norun.jsonl", Join(1, 3)),
-                ":1: `begin` record before the shard's `run` record");
+                ":1: `collection` record before the shard's `run` record");
   ExpectRefused(Write("trace-op.jsonl",
                       Join(0, 1) + "{\"type\":\"test\",\"nodeid\":\"a.py::t\",\"outcome\":"
                                    "\"passed\",\"duration\":1,\"ops\":[{\"op\":\"not an op\"}]}\n"),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "tests/support/command.h"
@@ -57,6 +58,40 @@ TEST(ProcessWall, TraceRunWallFromStartToTheLastTestsEnd) {
   ASSERT_TRUE(
       wall.Start(R"({"metadata":{"start_time":"1970-01-01T00:00:10+00:00"}})", "s.jsonl", 1, 0));
   EXPECT_FALSE(wall.Finish(0));
+}
+
+TEST(ProcessWall, ACollectOnlyRunIsAWallToTheEndOfCollectingAndTheIndexsRecordReadsAlike) {
+  const std::string run = R"({"metadata":{"start_time":"1970-01-01T00:00:10+00:00"}})";
+  TraceRunWall from_shard;
+  ASSERT_TRUE(from_shard.Start(run, "s.jsonl", 1, 0));
+  from_shard.AddCollection(13.5, {{"test/test_a.py", 1000}, {"test/test_b.py", 0}});
+  auto a = from_shard.Finish(0);
+  ASSERT_TRUE(a);
+  EXPECT_DOUBLE_EQ(a->wall_seconds, 3.5);
+  EXPECT_DOUBLE_EQ(a->Overhead(), 3.5);
+  EXPECT_EQ(a->tests, 0);
+  EXPECT_EQ(a->files, 2);
+  EXPECT_EQ(a->collection, (std::map<std::string, int>{{"test/test_a", 1000}, {"test/test_b", 0}}));
+  // The index keeps the collection record in the run's record.
+  TraceRunWall from_index;
+  ASSERT_TRUE(from_index.Start(
+      R"({"metadata":{"start_time":"1970-01-01T00:00:10+00:00"},"collection":{"start":10.2,"end":13.5,"files":{"test/test_a.py":1000,"test/test_b.py":0}}})",
+      "index", 0, 0));
+  auto b = from_index.Finish(0);
+  ASSERT_TRUE(b);
+  EXPECT_DOUBLE_EQ(b->wall_seconds, a->wall_seconds);
+  EXPECT_EQ(b->files, a->files);
+  EXPECT_EQ(b->collection, a->collection);
+  // Tests run after collecting: files collected but not run count too.
+  TraceRunWall both;
+  ASSERT_TRUE(both.Start(run, "s.jsonl", 1, 0));
+  both.AddCollection(12, {{"test/test_a.py", 1000}, {"test/test_b.py", 5}});
+  both.AddTest("test/test_a", 1.0, 12.0);
+  auto c = both.Finish(1);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->wall_seconds, 3.0);
+  EXPECT_EQ(c->files, 2);
+  EXPECT_EQ(c->tests, 1);
 }
 
 }  // namespace

@@ -214,6 +214,58 @@ TEST(FixedCosts, ProcessesPayPerTestTheyRunAndPerTestOfTheFilesTheyRun) {
   EXPECT_DOUBLE_EQ(files_only.per_collected, 0);
 }
 
+TEST(FixedCosts, ACollectOnlyProcessTellsCollectingFromRunningWithoutSplitRuns) {
+  // Processes paying exactly 2 s + 0.002 s per test run + 0.001 s per test
+  // their files hold; a holds 1,000 tests, b 10. Whole-file runs alone count
+  // 0.003 s per test run (the test above); one traced `pytest
+  // --collect-only` of a, which ran nothing, tells the two costs apart.
+  std::vector<timings::TimingRecord> records;
+  std::vector<timings::ProcessWall> walls;
+  auto run_whole = [&](const std::string& file, int n) {
+    timings::ProcessWall w;
+    w.first_record = records.size();
+    for (int i = 0; i < n; ++i) {
+      timings::TimingRecord r;
+      r.file = file;
+      r.id = file + ".py::t" + std::to_string(i);
+      r.seconds = 0.01;
+      records.push_back(r);
+    }
+    w.end_record = records.size();
+    w.files = 1;
+    w.tests = n;
+    w.test_seconds = 0.01 * n;
+    w.wall_seconds = w.test_seconds + 2 + 0.002 * n + 0.001 * n;
+    walls.push_back(w);
+  };
+  run_whole("a", 1000);
+  run_whole("b", 10);
+  timings::ProcessWall collect_only;
+  collect_only.files = 1;
+  collect_only.collection = {{"a", 1000}};
+  collect_only.first_record = collect_only.end_record = records.size();
+  collect_only.wall_seconds = 2 + 0.001 * 1000;
+  walls.push_back(collect_only);
+  const std::map<std::string, int> collected = CollectedTests(records, {}, walls);
+  EXPECT_EQ(collected, (std::map<std::string, int>{{"a", 1000}, {"b", 10}}));
+  FixedCosts c = LearnFixedCosts(walls, records, collected);
+  EXPECT_EQ(c.processes, 3);
+  EXPECT_NEAR(c.per_process, 2, 1e-9);
+  EXPECT_NEAR(c.per_test, 0.002, 1e-12);
+  EXPECT_NEAR(c.per_collected, 0.001, 1e-12);
+  // Without it, the whole-file runs cannot.
+  walls.pop_back();
+  FixedCosts blind = LearnFixedCosts(walls, records, CollectedTests(records, {}, walls));
+  EXPECT_NEAR(blind.per_test, 0.003, 1e-12);
+  EXPECT_DOUBLE_EQ(blind.per_collected, 0);
+  // What pytest counted when it collected a file is more than the history
+  // ran of it: the count, whichever way the path is spelled.
+  timings::ProcessWall counted;
+  counted.collection = {{"test/b", 25}};
+  EXPECT_EQ(CollectedTests(records, {}, {counted}),
+            (std::map<std::string, int>{{"a", 1000}, {"b", 25}}));
+}
+
 TEST(FixedCosts, CollectedTestsAreEveryTestKnownOfAFileWhicheverWayItsPathIsSpelled) {
   std::vector<timings::TimingRecord> records;
   for (const char* id : {"test/test_a.py::T::t0", "test/test_a.py::T::t1"}) {

@@ -10,6 +10,7 @@ import sys
 import torch
 
 from conftest import CASES, SUITE, required_env, run_traced
+from testmap_trace import FORMAT_VERSION
 
 
 def cli(out, args, env_extra=None, flags=(), cwd=SUITE):
@@ -24,7 +25,7 @@ def test_cli_summary_and_run_metadata(tmp_path):
     assert f"1 shard(s) in {tmp_path}" in proc.stdout
     assert "tests (" in proc.stdout and "passed" in proc.stdout and "recorder cpp" in proc.stdout
     run = json.loads((tmp_path / "trace-main.jsonl").read_text().splitlines()[0])
-    assert run["type"] == "run" and run["format"] == "testmap-trace" and run["version"] == 2
+    assert run["type"] == "run" and run["format"] == "testmap-trace" and run["version"] == FORMAT_VERSION
     meta = run["metadata"]
     assert meta["torch"]["version"] == torch.__version__
     assert meta["torch"]["git_version"] == torch.version.git_version

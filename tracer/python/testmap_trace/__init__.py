@@ -12,6 +12,6 @@ The trace format is documented in docs/trace-format.md.
 # definition is core/trace_format.h, and tests/tracer checks they agree. The
 # C++ recorder takes a role as its index in ROLES.
 FORMAT_NAME = "testmap-trace"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 ROLES = ("test", "assert", "inputs", "setup", "teardown")
 __version__ = "0.1.0"

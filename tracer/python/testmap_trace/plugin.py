@@ -173,7 +173,29 @@ class TracePlugin:
 
             mode_pauses.install(self.recorder)
 
+    # What collecting cost this process and how many tests pytest built of
+    # each file, deselected ones included: the `collection` record
+    # (docs/trace-format.md). A plan learns from it what collecting a file
+    # costs apart from running its tests (mapper/plan/fixed_costs.h), above
+    # all from a traced `pytest --collect-only`.
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session):
+        self.collection_start = time.time()
+        self.collected = {}
+
+    def pytest_collectstart(self, collector):
+        if isinstance(collector, pytest.Module):  # a file that builds no test counts 0
+            self.collected.setdefault(collector.nodeid, 0)
+
+    def pytest_itemcollected(self, item):
+        path = item.nodeid.split("::", 1)[0]
+        self.collected[path] = self.collected.get(path, 0) + 1
+
     def pytest_collection_finish(self, session):
+        self.shard.write({
+            "type": "collection", "start": self.collection_start, "end": time.time(),
+            "files": self.collected, "worker": self.worker,
+        })
         if self.role_wrappers is not None:
             self.role_wrappers.install_classes()
             self.role_wrappers.sweep_modules()
