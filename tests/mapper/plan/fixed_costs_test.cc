@@ -152,20 +152,23 @@ TEST(FixedCosts, PlannedSplitsPayThem) {
   EXPECT_NEAR(paid.lower_bound, 2 + 0.5 * 3 / 3 + 2, 1e-9);
 }
 
+// n tests of `file`, 0.01 s each: file.py::t0, file.py::t1, ...
+void AddTests(std::vector<timings::TimingRecord>& records, const std::string& file, int n) {
+  for (int i = 0; i < n; ++i) {
+    timings::TimingRecord r;
+    r.file = file;
+    r.id = file + ".py::t" + std::to_string(i);
+    r.seconds = 0.01;
+    records.push_back(r);
+  }
+}
+
 // pytest builds every test of a file to run any of them: a process that
 // runs one test of a large file pays for all of them; and it spends time on
 // each test it runs beyond the test's own duration.
 TEST(FixedCosts, ProcessesPayPerTestTheyRunAndPerTestOfTheFilesTheyRun) {
   std::vector<timings::TimingRecord> records;
-  auto add = [&](const std::string& file, int n) {
-    for (int i = 0; i < n; ++i) {
-      timings::TimingRecord r;
-      r.file = file;
-      r.id = file + ".py::t" + std::to_string(i);
-      r.seconds = 0.01;
-      records.push_back(r);
-    }
-  };
+  auto add = [&](const std::string& file, int n) { AddTests(records, file, n); };
   // What each process ran: records [first, end), overhead exactly
   // 2 + 0.1 x files + 0.002 x tests run + 0.001 x the tests its files hold
   // (a: 1000, b, c: 10).
@@ -224,13 +227,7 @@ TEST(FixedCosts, ACollectOnlyProcessTellsCollectingFromRunningWithoutSplitRuns) 
   auto run_whole = [&](const std::string& file, int n) {
     timings::ProcessWall w;
     w.first_record = records.size();
-    for (int i = 0; i < n; ++i) {
-      timings::TimingRecord r;
-      r.file = file;
-      r.id = file + ".py::t" + std::to_string(i);
-      r.seconds = 0.01;
-      records.push_back(r);
-    }
+    AddTests(records, file, n);
     w.end_record = records.size();
     w.files = 1;
     w.tests = n;
