@@ -55,6 +55,11 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # The run starts here, before the recorder loads torch: an untraced
+    # pytest session pays torch's import inside it too (in its first test
+    # file's collection), so a plan learning from both kinds of process
+    # compares like with like (docs/plan.md, fixed costs).
+    start = time.time()
     out = config.getoption("--testmap-out")
     if not out:
         return
@@ -65,7 +70,7 @@ def pytest_configure(config):
     )
     if is_xdist_controller:
         return  # the workers trace; the controller only schedules
-    config.pluginmanager.register(TracePlugin(config, out), "testmap-trace")
+    config.pluginmanager.register(TracePlugin(config, out, start), "testmap-trace")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -124,7 +129,7 @@ def _outcome(reports) -> str:
 
 
 class TracePlugin:
-    def __init__(self, config, out):
+    def __init__(self, config, out, start):
         self.config = config
         self.worker = getattr(config, "workerinput", {}).get("workerid", "main")
         os.makedirs(out, exist_ok=True)
@@ -160,7 +165,8 @@ class TracePlugin:
             extra["tracer"] = {"path": self.recorder.path, **self.recorder.build_info}
         self.shard.write({
             "type": "run", "format": FORMAT_NAME, "version": FORMAT_VERSION, "worker": self.worker,
-            "metadata": collect(str(config.rootpath), self.recorder.name if self.recorder else "none", extra),
+            "metadata": collect(str(config.rootpath), self.recorder.name if self.recorder else "none", extra,
+                                start),
         })
         self.reports = {}
 

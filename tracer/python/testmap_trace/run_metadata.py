@@ -39,11 +39,14 @@ def _git_sha(path: str) -> str | None:
         return None
 
 
-def collect(rootdir: str, recorder: str, extra: dict | None = None) -> dict:
+def collect(rootdir: str, recorder: str, extra: dict | None = None, start: float | None = None) -> dict:
+    """`start`: when the run began (epoch seconds; now when None)."""
     import torch
 
+    began = datetime.datetime.now(datetime.timezone.utc) if start is None else \
+        datetime.datetime.fromtimestamp(start, datetime.timezone.utc)
     meta = {
-        "start_time": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "start_time": began.isoformat(),
         "testmap_version": os.environ.get("TESTMAP_VERSION", __version__),
         "recorder": recorder,
         "command": os.environ.get("TESTMAP_COMMAND") or " ".join(sys.argv),
