@@ -90,8 +90,10 @@ void TraceRunWall::AddCollection(double end,
   for (const auto& [path, tests] : files) {
     const std::string key = core::FileKey(path);
     files_.insert(key);
+    // Counts as read (the index's JSON may hold any integer), kept in an int.
+    constexpr int64_t kMost = std::numeric_limits<int>::max();
     int& n = wall_.collection[key];
-    n = static_cast<int>(std::min<int64_t>(n + tests, std::numeric_limits<int>::max()));
+    n = static_cast<int>(std::min(n + std::clamp<int64_t>(tests, 0, kMost), kMost));
   }
   end_ = std::max(end_, end);
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -82,6 +84,13 @@ TEST(ProcessWall, ACollectOnlyRunIsAWallToTheEndOfCollectingAndTheIndexsRecordRe
   EXPECT_DOUBLE_EQ(b->wall_seconds, a->wall_seconds);
   EXPECT_EQ(b->files, a->files);
   EXPECT_EQ(b->collection, a->collection);
+  // Absurd counts (the index's JSON may hold any integer) are kept in range.
+  TraceRunWall absurd;
+  ASSERT_TRUE(absurd.Start(run, "s.jsonl", 1, 0));
+  absurd.AddCollection(11, {{"a.py", INT64_MAX}, {"a.py", INT64_MAX}, {"b.py", -5}});
+  auto d = absurd.Finish(0);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->collection, (std::map<std::string, int>{{"a", INT_MAX}, {"b", 0}}));
   // Tests run after collecting: files collected but not run count too.
   TraceRunWall both;
   ASSERT_TRUE(both.Start(run, "s.jsonl", 1, 0));
