@@ -9,6 +9,15 @@
 
 namespace testmap::indexer {
 
+namespace {
+
+// How a run's records and walls name where they came from.
+std::string RunSource(const IndexStore& store, std::string_view run) {
+  return store.dir() + " (run " + std::string(run) + ")";
+}
+
+}  // namespace
+
 timings::TimingInput ReadIndexTimings(const IndexStore& store) {
   struct Outcome {
     std::string run;
@@ -28,7 +37,7 @@ timings::TimingInput ReadIndexTimings(const IndexStore& store) {
     core::NodeId parts = core::NodeId::Parse(r.id);
     r.file = core::FileKey(parts.path);
     r.cls = parts.cls;
-    r.source = store.dir() + " (run " + o.run + ")";
+    r.source = RunSource(store, o.run);
     // pytest's own reading of outcomes, as the shard reader does.
     std::string outcome = rec.value("outcome", std::string("passed"));
     r.outcome = timings::OutcomeFromName(outcome);
@@ -45,8 +54,10 @@ timings::TimingInput ReadIndexTimings(const IndexStore& store) {
   std::stable_sort(outcomes.begin(), outcomes.end(),
                    [](const Outcome& a, const Outcome& b) { return a.run < b.run; });
   timings::TimingInput in;
+  std::vector<std::string_view> with_tests;  // sorted, as the outcomes are
   for (size_t i = 0; i < outcomes.size();) {
     const std::string& run = outcomes[i].run;
+    with_tests.push_back(run);
     timings::TraceRunWall wall;
     if (auto record = store.Get(Cf::kRuns, run))
       wall.Start(*record, outcomes[i].record.source, 0, in.records.size());
@@ -57,16 +68,12 @@ timings::TimingInput ReadIndexTimings(const IndexStore& store) {
     if (auto w = wall.Finish(in.records.size())) in.walls.push_back(std::move(*w));
   }
   // Runs of no tests that collected (a traced `pytest --collect-only`): a
-  // wall each, as the shard reader makes one.
-  std::vector<std::string_view> with_tests;
-  for (const Outcome& o : outcomes) with_tests.push_back(o.run);
-  std::sort(with_tests.begin(), with_tests.end());
+  // wall each, as the shard reader makes one (Finish makes none for a run
+  // that neither ran nor collected).
   store.Scan(Cf::kRuns, "", [&](std::string_view run, std::string_view record) {
-    if (std::binary_search(with_tests.begin(), with_tests.end(), run) ||
-        record.find("\"collection\"") == std::string_view::npos)
-      return true;
+    if (std::binary_search(with_tests.begin(), with_tests.end(), run)) return true;
     timings::TraceRunWall wall;
-    if (wall.Start(record, store.dir() + " (run " + std::string(run) + ")", 0, in.records.size()))
+    if (wall.Start(record, RunSource(store, run), 0, in.records.size()))
       if (auto w = wall.Finish(in.records.size())) in.walls.push_back(std::move(*w));
     return true;
   });
