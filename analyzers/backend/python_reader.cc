@@ -67,7 +67,13 @@ PythonScanResult ScanPython(const SourceTree& tree, const TorchFacts& torch,
     auto m = std::make_unique<PyModule>();
     m->path = path;
     m->name = ModuleName(path, &m->is_package);
-    m->parsed = std::make_unique<python::ParsedModule>(parser.get(), std::move(text));
+    try {
+      m->parsed = std::make_unique<python::ParsedModule>(parser.get(), std::move(text));
+    } catch (const python::ParseTimeout& e) {
+      result.diagnostics.push_back({Diagnostic::Severity::kError, path, 0, e.what()});
+      ++result.unreadable;
+      continue;
+    }
     if (auto line = m->parsed->FirstSyntaxErrorLine()) {
       result.diagnostics.push_back(
           {Diagnostic::Severity::kError, path, *line, "syntax error: the file is not read"});

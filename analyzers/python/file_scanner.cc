@@ -50,6 +50,28 @@ FileScan Skipped(const std::string& path, int line, std::string message) {
   return scan;
 }
 
+// The tests of a parsed file. Throws ParseTimeout if a body it needs runs
+// past the parse's time limit.
+FileScan ScanParsed(const ParsedModule& module, const std::string& rel_path,
+                    const SnapshotSource& snapshot, const CollectOptions& options) {
+  FileScan scan;
+  scan.path = rel_path;
+  if (module.DeeperThan(kMaxSyntaxDepth))
+    return Skipped(rel_path, 0,
+                   "nested more than " + std::to_string(kMaxSyntaxDepth) +
+                       " levels deep; not analysed (Python refuses 200 nested brackets)");
+  if (auto line = module.FirstSyntaxErrorLine())
+    return Skipped(rel_path, *line, "syntax error; pytest would fail to import this file");
+  ModuleModel model = BuildModuleModel(module);
+  Evaluator ev(module, model, snapshot);
+  CollectTests(module, model, ev, options, scan);
+  // A body parsed only when module code called it: its syntax error is the
+  // file's, as the full parse would have found.
+  if (auto line = module.LazySyntaxErrorLine())
+    return Skipped(rel_path, *line, "syntax error; pytest would fail to import this file");
+  return scan;
+}
+
 }  // namespace
 
 FileScan ScanPythonSource(TSParser* parser, const std::string& rel_path, std::string source,
@@ -72,23 +94,12 @@ FileScan ScanPythonSource(TSParser* parser, const std::string& rel_path, std::st
   if (size_t nul = source.find('\0'); nul != std::string::npos)
     return Skipped(rel_path, LineOfOffset(source, nul), "source contains a null byte");
 
-  FileScan scan;
-  scan.path = rel_path;
-  ParsedModule module(parser, std::move(source), BodyParsing::kSkipDefBodies);
-  if (module.DeeperThan(kMaxSyntaxDepth))
-    return Skipped(rel_path, 0,
-                   "nested more than " + std::to_string(kMaxSyntaxDepth) +
-                       " levels deep; not analysed (Python refuses 200 nested brackets)");
-  if (auto line = module.FirstSyntaxErrorLine())
-    return Skipped(rel_path, *line, "syntax error; pytest would fail to import this file");
-  ModuleModel model = BuildModuleModel(module);
-  Evaluator ev(module, model, snapshot);
-  CollectTests(module, model, ev, options, scan);
-  // A body parsed only when module code called it: its syntax error is the
-  // file's, as the full parse would have found.
-  if (auto line = module.LazySyntaxErrorLine())
-    return Skipped(rel_path, *line, "syntax error; pytest would fail to import this file");
-  return scan;
+  try {
+    return ScanParsed(ParsedModule(parser, std::move(source), BodyParsing::kSkipDefBodies),
+                      rel_path, snapshot, options);
+  } catch (const ParseTimeout& e) {
+    return Skipped(rel_path, 0, e.what());
+  }
 }
 
 }  // namespace testmap::python

@@ -32,11 +32,20 @@ TSFieldId PythonFieldId(std::string_view name) {
 
 namespace {
 
-TSTree* Parse(TSParser* parser, const std::string& text) {
-  TSTree* tree =
-      ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
-  if (!tree) throw std::runtime_error("tree-sitter failed to parse");
+// Parses `size` bytes of `text`, or returns null if tree-sitter runs past
+// the time limit (and resets the parser, which would otherwise resume that
+// parse next time).
+TSTree* Parse(TSParser* parser, const std::string& text, size_t size, uint64_t limit_micros) {
+  ts_parser_set_timeout_micros(parser, limit_micros);
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(size));
+  ts_parser_set_timeout_micros(parser, 0);
+  if (!tree) ts_parser_reset(parser);
   return tree;
+}
+
+[[noreturn]] void ThrowTimeout(uint64_t limit_micros) {
+  throw ParseTimeout("tree-sitter did not finish parsing it within " +
+                     std::to_string(limit_micros / 1000) + " ms; not analysed");
 }
 
 // The line of the first syntax error (ERROR or MISSING node) under `n`.
@@ -61,47 +70,38 @@ std::optional<int> FirstErrorLine(TSNode n) {
 
 }  // namespace
 
-ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mode)
-    : source_(std::move(source)) {
+uint64_t ParseTimeLimitMicros(size_t bytes) { return 2'000'000 + 4 * uint64_t{bytes}; }
+
+ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mode,
+                           std::optional<uint64_t> limit_micros)
+    : source_(std::move(source)),
+      limit_micros_(limit_micros.value_or(ParseTimeLimitMicros(source_.size()))) {
   if (mode == BodyParsing::kSkipDefBodies) skipped_ = FindDefBodies(source_);
   if (!skipped_.empty()) {
     // The same bytes with each body's first byte made a `0` statement and
-    // the rest of it outside the ranges tree-sitter reads: every offset and
-    // line of the tree is the source's.
+    // the rest of it blanked, line ends kept: every offset and line of the
+    // tree is the source's, and tree-sitter's lexer skips a blank body in
+    // one pass. (Leaving the bodies out with ts_parser_set_included_ranges
+    // instead reads fewer bytes, but tree-sitter 0.20.7's error recovery
+    // can loop forever, allocating, at the edge of an included range: a
+    // file whose class body goes on after a line that dedents too far hung
+    // `testmap scan`.)
     std::string skeleton = source_;
-    std::vector<TSRange> ranges;
-    TSPoint at{0, 0};
-    size_t at_byte = 0;
-    auto point = [&](size_t byte) {
-      for (; at_byte < byte; ++at_byte)
-        if (source_[at_byte] == '\n')
-          at = {at.row + 1, 0};
-        else
-          ++at.column;
-      return at;
-    };
-    TSRange r{{0, 0}, {0, 0}, 0, 0};
     for (const DefBody& b : skipped_) {
       skeleton[b.begin] = '0';
-      r.end_point = point(b.begin + 1);
-      r.end_byte = static_cast<uint32_t>(b.begin + 1);
-      ranges.push_back(r);
-      r.start_point = point(b.end);
-      r.start_byte = static_cast<uint32_t>(b.end);
+      for (size_t i = b.begin + 1; i < b.end; ++i)
+        if (skeleton[i] != '\n' && skeleton[i] != '\r') skeleton[i] = ' ';
     }
-    r.end_point = point(source_.size());
-    r.end_byte = static_cast<uint32_t>(source_.size());
-    if (r.start_byte < r.end_byte) ranges.push_back(r);
-    ts_parser_set_included_ranges(parser, ranges.data(), static_cast<uint32_t>(ranges.size()));
-    tree_ = Parse(parser, skeleton);
-    ts_parser_set_included_ranges(parser, nullptr, 0);
-    if (ts_node_has_error(root()) || !PlaceholdersConfirmed()) {
+    // Null past the time limit: the full parse then answers as ever.
+    tree_ = Parse(parser, skeleton, skeleton.size(), limit_micros_);
+    if (tree_ && (ts_node_has_error(root()) || !PlaceholdersConfirmed())) {
       ts_tree_delete(tree_);
       tree_ = nullptr;
-      skipped_.clear();
     }
+    if (!tree_) skipped_.clear();
   }
-  if (!tree_) tree_ = Parse(parser, source_);
+  if (!tree_) tree_ = Parse(parser, source_, source_.size(), limit_micros_);
+  if (!tree_) ThrowTimeout(limit_micros_);
 }
 
 bool ParsedModule::PlaceholdersConfirmed() const {
@@ -146,7 +146,9 @@ TSNode ParsedModule::FunctionBody(TSNode def) const {
   TSTree*& tree = lazy_[skipped->begin];
   if (!tree) {
     // The def alone, from the source's bytes at their own offsets, so that
-    // its nodes' bytes and lines are the full parse's.
+    // its nodes' bytes and lines are the full parse's. The input ends where
+    // the range does: tree-sitter 0.20.7 can loop at an included range's end
+    // that is not the input's (see the constructor).
     TSRange range{ts_node_start_point(def),
                   {0, 0},
                   ts_node_start_byte(def),
@@ -157,7 +159,8 @@ TSNode ParsedModule::FunctionBody(TSNode def) const {
         skipped->end - (line_start == std::string::npos ? 0 : line_start + 1));
     auto parser = NewPythonParser();
     ts_parser_set_included_ranges(parser.get(), &range, 1);
-    tree = Parse(parser.get(), source_);
+    tree = Parse(parser.get(), source_, skipped->end, limit_micros_);
+    if (!tree) ThrowTimeout(limit_micros_);
   }
   // The def is the tree's first statement; the same def in the full parse.
   // A body with a syntax error (hidden from the file's parse, which skipped

@@ -4,10 +4,12 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,10 +30,26 @@ enum class BodyParsing {
   kSkipDefBodies,
 };
 
+// The time a parse of `bytes` may take: 2 s and 4 us a byte, some 20 times
+// what tree-sitter needs for real Python (about 200 ns a byte here), so no
+// real file comes near it; its error recovery can loop on some malformed
+// input, growing without bound, which no answer is worth.
+uint64_t ParseTimeLimitMicros(size_t bytes);
+
+// A parse ran past its time limit; what() says so, for the file's
+// diagnostic.
+class ParseTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class ParsedModule {
  public:
   // Parses `source` (UTF-8). `parser` is reused across files by a thread.
-  ParsedModule(TSParser* parser, std::string source, BodyParsing mode = BodyParsing::kFull);
+  // Throws ParseTimeout past `limit_micros` (default ParseTimeLimitMicros
+  // of the source's size), as FunctionBody does when its parse runs past it.
+  ParsedModule(TSParser* parser, std::string source, BodyParsing mode = BodyParsing::kFull,
+               std::optional<uint64_t> limit_micros = std::nullopt);
   ~ParsedModule();
   ParsedModule(const ParsedModule&) = delete;
   ParsedModule& operator=(const ParsedModule&) = delete;
@@ -80,6 +98,7 @@ class ParsedModule {
   bool PlaceholdersConfirmed() const;
 
   std::string source_;
+  uint64_t limit_micros_;
   TSTree* tree_ = nullptr;
   std::vector<DefBody> skipped_;  // sorted by begin
   mutable std::mutex lazy_mu_;

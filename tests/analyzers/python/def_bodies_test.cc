@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -231,6 +232,55 @@ TEST(DefBodies, AModuleFunctionBodyWithASyntaxErrorIsNoBody) {
   EXPECT_EQ(m.LazySyntaxErrorLine(), 2);  // the full parse's line
   ASSERT_FALSE(ts_node_is_null(m.FunctionBody(g)));
   EXPECT_EQ(m.Text(m.FunctionBody(g)), "return 2");
+}
+
+// A fuzz finding: a method's line starting at column zero (`&`), which
+// ends the method's body for the line pre-pass. Parsed with the bodies
+// left out by included ranges, tree-sitter 0.20.7's error recovery looped
+// at the edge of a range, allocating gigabytes (`testmap scan` hung); the
+// skeleton parse that blanks them instead finishes at once. Were it to
+// loop again, it would run to the time limit and the full parse would
+// still answer: the time taken is the regression's one symptom.
+TEST(DefBodies, ALineDedentedToColumnZeroInAMethodParsesAtOnce) {
+  const std::string src =
+      "class TestScaledMM(TestCase):\n"
+      "    def test_scaled_mm_tensorwise(self, device, dtype):\n"
+      "        self.assertEqual(out.dtype, dtype)\n"
+      "        expected = reference_scaled_mm(a, b, scale_a, scale_b)\n"
+      "        self.assertEqual(out, expected.to(dtype), atol=1e-2, rtol=1e-2)\n"
+      "        scale_b = torch.rand(1, 16, device=device, dtype=torch.float32) + 0.5\n"
+      "&       out = torch._scaled_mm(a, b, scale_a=scale_a, scale_b=scale_b, "
+      "out_dtype=dtype)\n";
+  ASSERT_EQ(FindDefBodies(src).size(), 1u);
+  auto parser = NewPythonParser();
+  auto start = std::chrono::steady_clock::now();
+  ParsedModule m(parser.get(), src, BodyParsing::kSkipDefBodies, /*limit_micros=*/60'000'000);
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(m.FirstSyntaxErrorLine(), 7);  // CPython's line too
+  EXPECT_LT(took, std::chrono::seconds(10)) << "the skeleton parse ran to the time limit";
+  EXPECT_EQ(CheckAgainstFullParse(src, "column zero in a method"), 0u);
+}
+
+// A parse past its time limit throws, and the parser that ran it parses
+// the next file from its start (tree-sitter would otherwise resume the
+// timed-out parse).
+TEST(ParsedModule, AParsePastItsTimeLimitThrowsAndTheParserGoesOn) {
+  std::string big = "x = [\n";
+  while (big.size() < (4u << 20)) big += "    (1, 'a', [2.5, None]),\n";
+  big += "]\n";
+  auto parser = NewPythonParser();
+  for (BodyParsing mode : {BodyParsing::kFull, BodyParsing::kSkipDefBodies}) {
+    try {
+      ParsedModule m(parser.get(), big, mode, /*limit_micros=*/1);
+      ADD_FAILURE() << "a 4 MB parse finished within 1 us";
+    } catch (const ParseTimeout& e) {
+      EXPECT_STREQ(e.what(), "tree-sitter did not finish parsing it within 0 ms; not analysed");
+    }
+    ParsedModule next(parser.get(), "def test_a():\n    pass\n", mode);
+    EXPECT_FALSE(next.FirstSyntaxErrorLine());
+    EXPECT_EQ(std::string(next.Text(next.root())), "def test_a():\n    pass\n");
+    EXPECT_EQ(ts_node_named_child_count(next.root()), 1u);
+  }
 }
 
 TEST(DefBodies, BodyBoundsAreItsFirstTokenAndLastTokenOrComment) {
