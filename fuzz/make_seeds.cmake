@@ -25,15 +25,8 @@ file(GLOB sources ${SOURCE_DIR}/examples/suite/test_*.py)
 seed(python_scan ${sources})
 # Fuzz findings, kept as seeds so that every run starts from them: a
 # method's line at column zero hung the parse that skipped method bodies
-# (tests/analyzers/python/def_bodies_test.cc).
-seed_text(python_scan dedent_to_column_zero.py [=[class TestScaledMM(TestCase):
-    def test_scaled_mm_tensorwise(self, device, dtype):
-        self.assertEqual(out.dtype, dtype)
-        expected = reference_scaled_mm(a, b, scale_a, scale_b)
-        self.assertEqual(out, expected.to(dtype), atol=1e-2, rtol=1e-2)
-        scale_b = torch.rand(1, 16, device=device, dtype=torch.float32) + 0.5
-&       out = torch._scaled_mm(a, b, scale_a=scale_a, scale_b=scale_b, out_dtype=dtype)
-]=])
+# (tests/analyzers/python/data, read by its tests too).
+seed(python_scan ${SOURCE_DIR}/tests/analyzers/python/data/dedent_to_column_zero.py)
 file(GLOB configs ${SOURCE_DIR}/examples/backend-config/*.yaml)
 seed(config_yaml ${configs})
 

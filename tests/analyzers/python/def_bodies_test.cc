@@ -234,7 +234,8 @@ TEST(DefBodies, AModuleFunctionBodyWithASyntaxErrorIsNoBody) {
   EXPECT_EQ(m.Text(m.FunctionBody(g)), "return 2");
 }
 
-// A fuzz finding: a method's line starting at column zero (`&`), which
+// A fuzz finding (data/dedent_to_column_zero.py, also a fuzz seed): a
+// method's line starting at column zero (`&`), which
 // ends the method's body for the line pre-pass. Parsed with the bodies
 // left out by included ranges, tree-sitter 0.20.7's error recovery looped
 // at the edge of a range, allocating gigabytes (`testmap scan` hung); the
@@ -242,15 +243,8 @@ TEST(DefBodies, AModuleFunctionBodyWithASyntaxErrorIsNoBody) {
 // loop again, it would run to the time limit and the full parse would
 // still answer: the time taken is the regression's one symptom.
 TEST(DefBodies, ALineDedentedToColumnZeroInAMethodParsesAtOnce) {
-  const std::string src =
-      "class TestScaledMM(TestCase):\n"
-      "    def test_scaled_mm_tensorwise(self, device, dtype):\n"
-      "        self.assertEqual(out.dtype, dtype)\n"
-      "        expected = reference_scaled_mm(a, b, scale_a, scale_b)\n"
-      "        self.assertEqual(out, expected.to(dtype), atol=1e-2, rtol=1e-2)\n"
-      "        scale_b = torch.rand(1, 16, device=device, dtype=torch.float32) + 0.5\n"
-      "&       out = torch._scaled_mm(a, b, scale_a=scale_a, scale_b=scale_b, "
-      "out_dtype=dtype)\n";
+  const std::string src = testing::ReadFile(
+      testing::SourcePath("tests/analyzers/python/data/dedent_to_column_zero.py"));
   ASSERT_EQ(FindDefBodies(src).size(), 1u);
   auto parser = NewPythonParser();
   auto start = std::chrono::steady_clock::now();

@@ -510,21 +510,14 @@ TEST(ScanCommand, UnknownBoolOrNumberValuesAreNotGivenStandInIds) {
 
 // A fuzz finding that hung the scan (tree-sitter 0.20.7 looped in the
 // parse that skipped method bodies, def_bodies_test.cc): a method's line
-// at column zero. The file is reported at CPython's line for its syntax
-// error and the rest of the tree is scanned.
+// at column zero (data/dedent_to_column_zero.py). The file is reported at CPython's line for its
+// syntax error and the rest of the tree is scanned.
 TEST(ScanCommand, AMethodLineAtColumnZeroIsASyntaxErrorNotAHang) {
   TempDir d;
   d.Write("test_good.py", kGood);
   std::string bad =
-      d.Write("test_dedent.py",
-              "class TestScaledMM(TestCase):\n"
-              "    def test_scaled_mm_tensorwise(self, device, dtype):\n"
-              "        self.assertEqual(out.dtype, dtype)\n"
-              "        expected = reference_scaled_mm(a, b, scale_a, scale_b)\n"
-              "        self.assertEqual(out, expected.to(dtype), atol=1e-2, rtol=1e-2)\n"
-              "        scale_b = torch.rand(1, 16, device=device, dtype=torch.float32) + 0.5\n"
-              "&       out = torch._scaled_mm(a, b, scale_a=scale_a, scale_b=scale_b, "
-              "out_dtype=dtype)\n");
+      d.Write("test_dedent.py", testmap::testing::ReadFile(testmap::testing::SourcePath(
+                                    "tests/analyzers/python/data/dedent_to_column_zero.py")));
   auto r = Testmap({"scan", ".", "--no-cache", "--format", "nodeids"}, d.path().string());
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_EQ(r.out, "test_good.py::TestGood::test_n_n_1\ntest_good.py::TestGood::test_n_n_2\n");
