@@ -32,6 +32,12 @@ TSFieldId PythonFieldId(std::string_view name) {
 
 namespace {
 
+// tree-sitter 0.20.7 adds a time limit's fraction of a second to the clock
+// without carrying it into the seconds, so a limit with a fraction ends at
+// the next whole second, however soon that is (skeletons of small files
+// gave up at random): its limits are whole seconds.
+uint64_t WholeSeconds(uint64_t micros) { return (micros + 999'999) / 1'000'000 * 1'000'000; }
+
 // Parses `size` bytes of `text`, or returns null if tree-sitter runs past
 // the time limit (and resets the parser, which would otherwise resume that
 // parse next time).
@@ -70,7 +76,9 @@ std::optional<int> FirstErrorLine(TSNode n) {
 
 }  // namespace
 
-uint64_t ParseTimeLimitMicros(size_t bytes) { return 2'000'000 + 4 * uint64_t{bytes}; }
+uint64_t ParseTimeLimitMicros(size_t bytes) {
+  return WholeSeconds(2'000'000 + 4 * uint64_t{bytes});
+}
 
 ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mode,
                            std::optional<uint64_t> limit_micros)
@@ -79,21 +87,47 @@ ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mod
   if (mode == BodyParsing::kSkipDefBodies) skipped_ = FindDefBodies(source_);
   if (!skipped_.empty()) {
     // The same bytes with each body's first byte made a `0` statement and
-    // the rest of it blanked, line ends kept: every offset and line of the
-    // tree is the source's, and tree-sitter's lexer skips a blank body in
-    // one pass. (Leaving the bodies out with ts_parser_set_included_ranges
-    // instead reads fewer bytes, but tree-sitter 0.20.7's error recovery
-    // can loop forever, allocating, at the edge of an included range: a
-    // file whose class body goes on after a line that dedents too far hung
-    // `testmap scan`.)
+    // the rest of it outside the ranges tree-sitter reads: every offset and
+    // line of the tree is the source's. (Blanking the bodies in place
+    // instead costs real files 2.4 times the parse: the lexer still steps
+    // over every blank byte.)
     std::string skeleton = source_;
+    std::vector<TSRange> ranges;
+    TSPoint at{0, 0};
+    size_t at_byte = 0;
+    auto point = [&](size_t byte) {
+      for (; at_byte < byte; ++at_byte)
+        if (source_[at_byte] == '\n')
+          at = {at.row + 1, 0};
+        else
+          ++at.column;
+      return at;
+    };
+    TSRange r{{0, 0}, {0, 0}, 0, 0};
     for (const DefBody& b : skipped_) {
       skeleton[b.begin] = '0';
-      for (size_t i = b.begin + 1; i < b.end; ++i)
-        if (skeleton[i] != '\n' && skeleton[i] != '\r') skeleton[i] = ' ';
+      r.end_point = point(b.begin + 1);
+      r.end_byte = static_cast<uint32_t>(b.begin + 1);
+      ranges.push_back(r);
+      r.start_point = point(b.end);
+      r.start_byte = static_cast<uint32_t>(b.end);
     }
-    // Null past the time limit: the full parse then answers as ever.
-    tree_ = Parse(parser, skeleton, skeleton.size(), limit_micros_);
+    r.end_point = point(source_.size());
+    r.end_byte = static_cast<uint32_t>(source_.size());
+    if (r.start_byte < r.end_byte) ranges.push_back(r);
+    ts_parser_set_included_ranges(parser, ranges.data(), static_cast<uint32_t>(ranges.size()));
+    // tree-sitter 0.20.7's error recovery can loop forever, allocating, at
+    // the edge of an included range (a method line at column zero hung
+    // `testmap scan`), and it recovers only from a syntax error in the
+    // skeleton, whose tree is thrown away for the full parse's anyway. So
+    // the skeleton gets a tenth of the time limit (a second at least);
+    // past it, null, and the
+    // full parse answers as ever (a real file's skeleton takes a
+    // thousandth of it).
+    uint64_t skeleton_limit =
+        limit_micros_ < 1'000'000 ? limit_micros_ : WholeSeconds(limit_micros_ / 10);
+    tree_ = Parse(parser, skeleton, skeleton.size(), skeleton_limit);
+    ts_parser_set_included_ranges(parser, nullptr, 0);
     if (tree_ && (ts_node_has_error(root()) || !PlaceholdersConfirmed())) {
       ts_tree_delete(tree_);
       tree_ = nullptr;

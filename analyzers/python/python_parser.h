@@ -30,10 +30,11 @@ enum class BodyParsing {
   kSkipDefBodies,
 };
 
-// The time a parse of `bytes` may take: 2 s and 4 us a byte, some 20 times
-// what tree-sitter needs for real Python (about 200 ns a byte here), so no
-// real file comes near it; its error recovery can loop on some malformed
-// input, growing without bound, which no answer is worth.
+// The time a parse of `bytes` may take: 2 s and 4 us a byte, in whole
+// seconds (python_parser.cc says why). Some 20 times what tree-sitter needs
+// for real Python (about 200 ns a byte here), so no real file comes near
+// it; its error recovery can loop on some malformed input, growing without
+// bound, which no answer is worth.
 uint64_t ParseTimeLimitMicros(size_t bytes);
 
 // A parse ran past its time limit; what() says so, for the file's
@@ -48,6 +49,8 @@ class ParsedModule {
   // Parses `source` (UTF-8). `parser` is reused across files by a thread.
   // Throws ParseTimeout past `limit_micros` (default ParseTimeLimitMicros
   // of the source's size), as FunctionBody does when its parse runs past it.
+  // A kSkipDefBodies parse past a tenth of it (a second at least) is given
+  // up for the full one.
   ParsedModule(TSParser* parser, std::string source, BodyParsing mode = BodyParsing::kFull,
                std::optional<uint64_t> limit_micros = std::nullopt);
   ~ParsedModule();
