@@ -44,7 +44,6 @@ uint64_t WholeSeconds(uint64_t micros) { return (micros + 999'999) / 1'000'000 *
 TSTree* Parse(TSParser* parser, const std::string& text, size_t size, uint64_t limit_micros) {
   ts_parser_set_timeout_micros(parser, limit_micros);
   TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(size));
-  ts_parser_set_timeout_micros(parser, 0);
   if (!tree) ts_parser_reset(parser);
   return tree;
 }
@@ -120,12 +119,10 @@ ParsedModule::ParsedModule(TSParser* parser, std::string source, BodyParsing mod
     // the edge of an included range (a method line at column zero hung
     // `testmap scan`), and it recovers only from a syntax error in the
     // skeleton, whose tree is thrown away for the full parse's anyway. So
-    // the skeleton gets a tenth of the time limit (a second at least);
-    // past it, null, and the
-    // full parse answers as ever (a real file's skeleton takes a
-    // thousandth of it).
-    uint64_t skeleton_limit =
-        limit_micros_ < 1'000'000 ? limit_micros_ : WholeSeconds(limit_micros_ / 10);
+    // the skeleton gets a tenth of the time limit in whole seconds, never
+    // more than the limit; past it, null, and the full parse answers as
+    // ever (a real file's skeleton takes a thousandth of it).
+    uint64_t skeleton_limit = std::min(limit_micros_, WholeSeconds(limit_micros_ / 10 + 1));
     tree_ = Parse(parser, skeleton, skeleton.size(), skeleton_limit);
     ts_parser_set_included_ranges(parser, nullptr, 0);
     if (tree_ && (ts_node_has_error(root()) || !PlaceholdersConfirmed())) {
@@ -181,8 +178,8 @@ TSNode ParsedModule::FunctionBody(TSNode def) const {
   if (!tree) {
     // The def alone, from the source's bytes at their own offsets, so that
     // its nodes' bytes and lines are the full parse's. The input ends where
-    // the range does: tree-sitter 0.20.7 can loop at an included range's end
-    // that is not the input's (see the constructor).
+    // the range does, so that the range has no edge inside the input (where
+    // the skeleton's parse was seen to loop, see the constructor).
     TSRange range{ts_node_start_point(def),
                   {0, 0},
                   ts_node_start_byte(def),

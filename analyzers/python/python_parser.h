@@ -49,8 +49,8 @@ class ParsedModule {
   // Parses `source` (UTF-8). `parser` is reused across files by a thread.
   // Throws ParseTimeout past `limit_micros` (default ParseTimeLimitMicros
   // of the source's size), as FunctionBody does when its parse runs past it.
-  // A kSkipDefBodies parse past a tenth of it (a second at least) is given
-  // up for the full one.
+  // A kSkipDefBodies parse past a tenth of it in whole seconds (at most all
+  // of it) is given up for the full one.
   ParsedModule(TSParser* parser, std::string source, BodyParsing mode = BodyParsing::kFull,
                std::optional<uint64_t> limit_micros = std::nullopt);
   ~ParsedModule();
