@@ -96,9 +96,12 @@ SourceTree DiscoverSources(const std::vector<std::string>& paths) {
   if (!t.roots.empty()) {
     fs::path base = t.roots.front();
     for (const auto& r : t.roots) {
+      // The iterators walk `root` itself: ones into temporaries (as this
+      // loop once held) dangle, and the prefix then depends on the allocator.
+      const fs::path root(r);
       fs::path common;
-      auto a = base.begin(), b = fs::path(r).begin();
-      for (; a != base.end() && b != fs::path(r).end() && *a == *b; ++a, ++b) common /= *a;
+      auto a = base.begin(), b = root.begin();
+      for (; a != base.end() && b != root.end() && *a == *b; ++a, ++b) common /= *a;
       base = common;
     }
     t.base = base.string();
