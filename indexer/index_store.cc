@@ -172,6 +172,18 @@ class RocksIndexStore : public IndexStore {
   void Check(const rocksdb::Status& s, const std::string& what) const {
     if (!s.ok()) throw core::InputError(dir_ + ": index " + what + " failed: " + s.ToString());
   }
+  // Writes the schema version into a table file, not only the WAL. A
+  // read-only open reads the MANIFEST, then lists the WAL files; the next
+  // writer's recovery moves a WAL into a table file and deletes it, and a
+  // reader between the two saw neither, so the version was missing and a
+  // complete index read as unfinished (concurrent_readers_test).
+  void PutSchemaVersion(const std::string& what) {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
+          what);
+    Check(db_->Flush(rocksdb::FlushOptions(), Handle(Cf::kDefault)), what);
+  }
 
   std::string dir_;
   OpenMode mode_;
@@ -308,10 +320,7 @@ void RocksIndexStore::OpenExisting() {
   }
   if (v < kSchemaVersion && mode_ == OpenMode::kWrite) {
     // Older values stay readable as they are.
-    rocksdb::WriteOptions wo;
-    wo.sync = true;
-    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
-          "schema migration");
+    PutSchemaVersion("schema migration");
   }
   if (mode_ == OpenMode::kWrite) {
     // Leftovers of an ingest that was killed before its commit; we hold the
@@ -504,10 +513,7 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
   if (unfinished_ && !Get(Cf::kDefault, kSchemaVersionKey)) {
     // The new index's completion mark, after its first data (unless the
     // batch wrote a version of its own, as tests of old schemas do).
-    rocksdb::WriteOptions wo;
-    wo.sync = true;
-    Check(db_->Put(wo, Handle(Cf::kDefault), kSchemaVersionKey, std::to_string(kSchemaVersion)),
-          "write");
+    PutSchemaVersion("write");
   }
   unfinished_ = false;
 }
