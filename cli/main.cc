@@ -1,7 +1,5 @@
 // testmap: which PyTorch tests exercise which operators and dtypes, and how
 // to run the ones that matter fast. See README.md and docs/.
-#include <malloc.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -55,13 +53,6 @@ void AddCommands(CLI::App& app, const char* named) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // A command is one short process: glibc's default of mmap for every block
-  // over 128 KiB, and of returning freed memory to the kernel, makes each
-  // growing buffer fresh pages to fault in (a query's answer vector, RocksDB's
-  // blocks). Kept on the heap, freed memory is reused instead: 10% fewer
-  // page faults for `query` (docs/index.md, process start).
-  mallopt(M_MMAP_THRESHOLD, 256 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{
       "testmap maps PyTorch's tests to the operators, dtypes and devices they "
       "exercise.\n\n"

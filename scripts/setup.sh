@@ -17,6 +17,7 @@ say() { [ -t 2 ] && printf '\033[1msetup:\033[0m %s\n' "$*" >&2 || printf 'setup
 apt_packages=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
   librocksdb-dev libcli11-dev libtree-sitter-dev libxxhash-dev
+  libmimalloc-dev  # the allocator of testmap itself (cmake/allocator.cmake)
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev libsqlite3-dev sqlite3
   libvalijson-dev
