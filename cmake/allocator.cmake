@@ -3,12 +3,12 @@
 #
 # Why: a cold scan of a large tree makes and frees millions of small
 # objects (values, records, strings) on every core; malloc and free were
-# 10-14% of its CPU (docs/scan.md). With mimalloc the scan of the
-# 2,254-file tree takes about 15% less wall and CPU time, and the process
-# starts no slower (`testmap --version`: the same CPU time, a few page
-# faults fewer), so `query` keeps its lead. jemalloc gave the scan as much
-# but cost every start 0.7 ms (its initialisation), and glibc's tcache
-# tunables are read from the environment only.
+# 10-14% of its CPU (docs/scan.md). With mimalloc a cold scan takes 4-17%
+# less time (the 2,254-file tree, the real PyTorch files), and a process
+# starts no slower (`testmap --version` and `query`: the same time, though
+# 50-150 more page faults), so `query` keeps its lead. jemalloc gave the
+# scan as much but cost every start 0.7 ms (its initialisation), and
+# glibc's tcache tunables are read from the environment only.
 #
 # Not in the sanitizer build: ASan brings its own allocator.
 if(TESTMAP_SANITIZE OR TESTMAP_FUZZ)
