@@ -50,8 +50,12 @@ class SourceIdentities {
     std::string normalized_body;
   };
   struct ClassParts {
-    std::string fixed;                           // attributes, decorators, setUp...: normalized
-    std::map<std::string, std::string> helpers;  // other non-test methods: name -> normalized
+    struct Helper {
+      std::string text;                // normalized
+      std::vector<std::string> reads;  // the `self.`/`cls.` names it reads
+    };
+    std::string fixed;                      // attributes, decorators, setUp...: normalized
+    std::map<std::string, Helper> helpers;  // other non-test methods, by name
   };
   const ClassParts& Class(const ClassDef& c);
   std::string Setup(const ClassDef* owner, std::string_view normalized_body);
