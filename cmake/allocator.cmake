@@ -22,8 +22,6 @@ find_package(mimalloc CONFIG REQUIRED)
 # Links `target` with mimalloc: it comes before libc in the loader's search
 # order, so every malloc and operator new of the process (RocksDB's and the
 # C++ runtime's included) is mimalloc's.
-# core/mimalloc_options.cc sets its options before anything allocates.
 function(testmap_use_fast_allocator target)
   target_link_libraries(${target} PRIVATE mimalloc)
-  target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/core/mimalloc_options.cc)
 endfunction()
