@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/indexer/drop_column_family.h"
 #include "tests/mapper/admit/suite_index.h"
 #include "tests/support/suite_evidence.h"
 #include "tests/support/temp_dir.h"
@@ -86,18 +87,8 @@ TEST(BackendsColumn, AnIndexWithoutTheColumnFamilyStillReadsAndGetsItOnWrite) {
   auto before = Testmap({"query", "--index", index, "--op", "add", "--format", "nodeids"});
   {
     // What an index written before `backends` existed looks like.
+    ASSERT_TRUE(DropColumnFamily(index, "backends"));
     std::vector<std::string> names;
-    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), index, &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const auto& n : names) cfs.emplace_back(n, rocksdb::ColumnFamilyOptions());
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* db = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), index, cfs, &handles, &db).ok());
-    for (size_t i = 0; i < names.size(); ++i)
-      if (names[i] == "backends") ASSERT_TRUE(db->DropColumnFamily(handles[i]).ok());
-    for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
-    delete db;
-    names.clear();
     rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), index, &names);
     ASSERT_EQ(std::count(names.begin(), names.end(), "backends"), 0);
   }

@@ -3,12 +3,12 @@
 // did not ask for cannot be read by mistake, and a damaged index or a
 // directory that is no index is still named as such.
 #include <gtest/gtest.h>
-#include <rocksdb/db.h>
 
 #include <stdexcept>
 
 #include "indexer/index_layout.h"
 #include "indexer/index_store.h"
+#include "tests/indexer/drop_column_family.h"
 #include "tests/support/command.h"
 #include "tests/support/suite_evidence.h"
 #include "tests/support/temp_dir.h"
@@ -46,19 +46,7 @@ TEST(ReaderOpenTest, ASubsetReadsAsTheFullOpenAndNothingElse) {
 
 TEST(ReaderOpenTest, AMissingColumnFamilyIsDamageAndNoIndexIsSaidAtOnce) {
   std::string index = SuiteIndex("reader-damaged");
-  {
-    std::vector<std::string> names;
-    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), index, &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    for (const auto& n : names) cfs.emplace_back(n, rocksdb::ColumnFamilyOptions());
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* db = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), index, cfs, &handles, &db).ok());
-    for (size_t i = 0; i < names.size(); ++i)
-      if (names[i] == "op_tests") ASSERT_TRUE(db->DropColumnFamily(handles[i]).ok());
-    for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
-    delete db;
-  }
+  ASSERT_TRUE(DropColumnFamily(index, "op_tests"));
   // `query --format nodeids` reads op_tests alone, assumed present.
   auto q = Testmap({"query", "--index", index, "--op", "mm", "--format", "nodeids"});
   EXPECT_EQ(q.rc, 1);
