@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/run_command.h"
 
 namespace {
 
@@ -82,9 +83,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::RuntimeError& e) {
     code = e.get_exit_code();  // a command's own exit code (cli/run_command.h)
   } catch (const CLI::ParseError& e) {
-    // Help and --version exit 0; CLI11's usage errors (105, 106, 109...)
-    // are the table's 2.
-    code = app.exit(e) == 0 ? testmap::cli::kExitAnswer : testmap::cli::kExitUsage;
+    // Help and --version exit 0, if they could be written; CLI11's usage
+    // errors (105, 106, 109...) are the table's 2.
+    code = app.exit(e) == 0 ? testmap::cli::CheckOutputWritten("", testmap::cli::kExitAnswer)
+                            : testmap::cli::kExitUsage;
   }
   // The command has finished and closed what it opened; what is left to
   // destroy (the options of every command, RocksDB's static tables) would

@@ -39,13 +39,16 @@ int RunCaught(const std::string& name, const std::function<int()>& body) {
 }  // namespace
 
 void RunCommand(const std::string& name, const std::function<int()>& body) {
-  int rc = RunCaught(name, body);
-  std::cout.flush();
-  if (!std::cout) {
-    std::cerr << "testmap " << name << ": error: cannot write the output\n";
-    rc = kExitBadInput;
-  }
+  int rc = CheckOutputWritten(name, RunCaught(name, body));
   if (rc != 0) throw CLI::RuntimeError(rc);
+}
+
+int CheckOutputWritten(const std::string& name, int rc) {
+  std::cout.flush();
+  if (std::cout) return rc;
+  std::cerr << "testmap" << (name.empty() ? "" : " " + name)
+            << ": error: cannot write the output\n";
+  return kExitBadInput;
 }
 
 }  // namespace testmap::cli

@@ -16,4 +16,9 @@ namespace testmap::cli {
 // be written (a full disk, a closed pipe) is an error too: exit 1.
 void RunCommand(const std::string& name, const std::function<int()>& body);
 
+// Flushes stdout and returns `rc`, or 1 with "testmap[ NAME]: error: cannot
+// write the output" on stderr when some of it could not be written: what
+// RunCommand ends with, and main after CLI11's own help and --version.
+int CheckOutputWritten(const std::string& name, int rc);
+
 }  // namespace testmap::cli
