@@ -31,9 +31,10 @@ struct TreeOutput {
 std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot,
                                          const core::Hash128& state);
 
-// Replaces the entry of `slot` (write, then rename: a concurrent reader
-// sees the old entry or the new one). Failures are ignored: the cache is
-// an optimisation.
+// Replaces the entry of `slot` (the old one removed, the new one written,
+// then renamed into place: a concurrent reader sees the old entry, none,
+// and scans, or the new one, never a part of one). Failures are ignored:
+// the cache is an optimisation.
 void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
                      const std::vector<FileScan>& files, size_t tests, const std::string& output);
 
