@@ -2,6 +2,7 @@
 // agents (docs/mcp.md). The server is mcp/server.h.
 #include <CLI/CLI.hpp>
 
+#include "cli/allocator.h"
 #include "cli/commands.h"
 #include "cli/run_command.h"
 #include "cli/shared_options.h"
@@ -39,6 +40,7 @@ void RegisterMcpCommand(CLI::App& app) {
   cmd->callback([options, torch] {
     options->torch_python = torch->python;
     options->snapshot = torch->snapshot;
+    ReturnFreedMemoryAtOnce();  // a server lives on between requests
     RunCommand("mcp", [&] { return mcp::Serve(*options, 0, 1); });
   });
 }

@@ -24,4 +24,5 @@ find_package(mimalloc CONFIG REQUIRED)
 # C++ runtime's included) is mimalloc's.
 function(testmap_use_fast_allocator target)
   target_link_libraries(${target} PRIVATE mimalloc)
+  target_compile_definitions(${target} PRIVATE TESTMAP_MIMALLOC=1)  # cli/allocator.h
 endfunction()
