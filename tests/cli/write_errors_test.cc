@@ -8,21 +8,14 @@
 #include <vector>
 
 #include "tests/support/command.h"
+#include "tests/support/temp_dir.h"
 
 namespace testmap::testing {
 namespace {
 
-// `testmap ARGS > TARGET` through a shell, which sets up the redirection.
-CommandResult TestmapTo(const std::string& args, const std::string& target) {
-  return RunCommand({"sh", "-c", "exec '" + TestmapBin() + "' " + args + " > " + target});
-}
-
-std::string Fixture(const char* name) {
-  return std::string(TESTMAP_SOURCE_DIR) + "/tests/timings/data/" + name;
-}
-
 TEST(WriteErrors, EveryKindOfOutputExitsOneOnAFullDisk) {
-  const std::string plan = "plan " + Fixture("pytest_xunit1.xml") + " --splits 2";
+  const std::string plan =
+      "plan " + SourcePath("tests/timings/data/pytest_xunit1.xml") + " --splits 2";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--version", "testmap: error: cannot write the output"},
       {"--help", "testmap: error: cannot write the output"},
@@ -33,9 +26,9 @@ TEST(WriteErrors, EveryKindOfOutputExitsOneOnAFullDisk) {
   };
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);
-    CommandResult ok = TestmapTo(args, "/dev/null");
+    CommandResult ok = TestmapShell(args + " > /dev/null");
     ASSERT_EQ(ok.rc, 0) << ok.err;
-    CommandResult full = TestmapTo(args, "/dev/full");
+    CommandResult full = TestmapShell(args + " > /dev/full");
     EXPECT_EQ(full.rc, 1) << full.err;
     EXPECT_NE(full.err.find(message), std::string::npos) << full.err;
   }

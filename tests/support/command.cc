@@ -64,6 +64,10 @@ CommandResult Testmap(std::vector<std::string> args, const std::string& cwd,
   return RunCommand(args, cwd, env);
 }
 
+CommandResult TestmapShell(const std::string& words, const std::string& cwd) {
+  return RunCommand({"sh", "-c", "exec '" + TestmapBin() + "' " + words}, cwd);
+}
+
 CommandResult Python(std::vector<std::string> args, const std::string& cwd,
                      const std::map<std::string, std::string>& env) {
   args.insert(args.begin(), TESTMAP_PYTHON);

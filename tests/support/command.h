@@ -26,6 +26,10 @@ std::string TestmapBin();
 CommandResult Testmap(std::vector<std::string> args, const std::string& cwd = "",
                       const std::map<std::string, std::string>& env = {});
 
+// `testmap WORDS` through sh, in `cwd`: for what needs a shell, such as
+// redirecting stdout (`> /dev/full`, `| cat`). WORDS are shell words.
+CommandResult TestmapShell(const std::string& words, const std::string& cwd = "");
+
 // `python ARGS...` with the configured interpreter (torch, pytest).
 CommandResult Python(std::vector<std::string> args, const std::string& cwd = "",
                      const std::map<std::string, std::string>& env = {});

@@ -24,6 +24,7 @@ using testmap::testing::RunCommand;
 using testmap::testing::TempDir;
 using testmap::testing::Testmap;
 using testmap::testing::TestmapBin;
+using testmap::testing::TestmapShell;
 
 const char* kGood = R"(import unittest
 from torch.testing._internal.common_utils import TestCase, parametrize, instantiate_parametrized_tests
@@ -374,9 +375,7 @@ TEST(ScanCommand, EmptyNodeidsAnswerExitsFour) {
 TEST(ScanCommand, WriteErrorsExitNonZero) {
   TempDir d;
   d.Write("test_a.py", kPlain);
-  auto r = RunCommand(
-      {"sh", "-c", "exec '" + TestmapBin() + "' scan --no-cache --format nodeids . > /dev/full"},
-      d.path().string());
+  auto r = TestmapShell("scan --no-cache --format nodeids . > /dev/full", d.path().string());
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.err.find("cannot write the output"), std::string::npos) << r.err;
 }
@@ -394,10 +393,9 @@ TEST(ScanCommand, ACachedAnswerIsTheFreshBytesWhereverStdoutGoes) {
   fs::last_write_time(d.path() / "test_big.py",
                       fs::file_time_type::clock::now() - std::chrono::hours(1));
   auto scan = [&](const std::string& redirect) {
-    return RunCommand({"sh", "-c",
-                       "exec '" + TestmapBin() + "' scan --cache-dir '" + cache.path().string() +
-                           "' --format jsonl . " + redirect},
-                      d.path().string());
+    return TestmapShell(
+        "scan --cache-dir '" + cache.path().string() + "' --format jsonl . " + redirect,
+        d.path().string());
   };
   auto fresh = Testmap({"scan", "--no-cache", "--format", "jsonl", "."}, d.path().string());
   ASSERT_EQ(fresh.rc, 0) << fresh.err;
