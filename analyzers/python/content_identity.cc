@@ -1,6 +1,7 @@
 #include "analyzers/python/content_identity.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "analyzers/python/source_hash.h"
 #include "core/content_hash.h"
@@ -169,10 +170,13 @@ std::string SourceIdentities::Setup(const ClassDef* owner, std::string_view body
       if ((next = LocalClass(b))) break;
     c = next;
   }
-  const std::vector<std::string> body_reads = MemberReads(body);
+  std::optional<std::vector<std::string>> reads;  // the body's, once a class has helpers
   for (const ClassDef* c : chain) {
     const ClassParts& parts = Class(*c);
     text += parts.fixed;
+    if (parts.helpers.empty()) continue;
+    if (!reads) reads = MemberReads(body);
+    const std::vector<std::string>& body_reads = *reads;
     // Helpers the body names, and the helpers those name (one level more).
     for (const auto& [name, helper] : parts.helpers) {
       bool named = Reads(body_reads, body, name);
