@@ -152,134 +152,145 @@ void AppendTestJson(const TestRecord& t, const std::string& file, std::string& o
   out += '}';
 }
 
+size_t TableWidth(size_t longest_id) {
+  return std::min<size_t>(std::max<size_t>(4, longest_id), 110);
+}
+
+namespace {
+
+// The table's row: the TEST column padded to the layout's width.
+void Row(std::string_view a, std::string_view b, std::string_view c, size_t width,
+         std::string& out) {
+  out += a;
+  out.append(a.size() < width ? width - a.size() : 0, ' ');
+  out += "  ";
+  out += b;
+  out.append(b.size() < 6 ? 6 - b.size() : 0, ' ');
+  out += "  ";
+  out += c;
+  out += '\n';
+}
+
 // About what a JSON record takes (~800 bytes), to reserve for.
 constexpr size_t kJsonBytesPerTest = 900;
 
-// Appends line(test, file, first, out) for every test, in order (`first`:
-// the very first test). A large answer is rendered by every core, each a
-// range of tests (one file's tests may span ranges: a real tree's largest
-// file can hold half of them) into its own buffer, joined in order:
-// rendered by one thread, it was a serial tenth of a cold scan.
-template <typename Line>
-void AppendEachTest(const std::vector<FileScan>& files, size_t tests, size_t bytes_per_test,
-                    const Line& line, std::string& out) {
-  constexpr size_t kTestsPerRange = 4096;
-  const size_t ranges = std::clamp<size_t>(tests / kTestsPerRange, 1,
-                                           std::max(1u, std::thread::hardware_concurrency()));
-  // Renders tests [begin, end) of all files' tests in order.
-  auto render = [&](size_t begin, size_t end, std::string& buf) {
-    size_t index = 0;
-    for (const FileScan& f : files) {
-      size_t n = f.tests.size();
-      if (index + n > begin)
-        for (size_t i = begin > index ? begin - index : 0; i < n && index + i < end; ++i)
-          line(f.tests[i], f.path, index + i == 0, buf);
-      index += n;
-      if (index >= end) break;
-    }
-  };
-  auto bound = [&](size_t r) { return tests * r / ranges; };
-  std::vector<std::string> rest(ranges);
-  {
-    std::vector<std::jthread> threads;
-    for (size_t k = 1; k < ranges; ++k)
-      threads.emplace_back([&, k] {
-        rest[k].reserve((bound(k + 1) - bound(k)) * bytes_per_test);
-        render(bound(k), bound(k + 1), rest[k]);
-      });
-    render(0, bound(1), out);
+}  // namespace
+
+void RenderSegment(const std::vector<TestRecord>& tests, const std::string& file,
+                   const ScanLayout& layout, std::string& out) {
+  switch (layout.format) {
+    case ScanFormat::kNodeids:
+      for (const auto& t : tests) {
+        out += t.nodeid;
+        out += '\n';
+      }
+      break;
+    case ScanFormat::kJsonl:
+      out.reserve(out.size() + tests.size() * kJsonBytesPerTest);
+      for (const auto& t : tests) {
+        AppendTestJson(t, file, out);
+        out += '\n';
+      }
+      break;
+    case ScanFormat::kJson:
+      out.reserve(out.size() + tests.size() * kJsonBytesPerTest);
+      for (const auto& t : tests) {
+        out += ",\n";
+        AppendTestJson(t, file, out);
+      }
+      break;
+    case ScanFormat::kTable:
+      for (const auto& t : tests)
+        Row(t.nodeid, std::to_string(t.line_start), ParamSummary(t), layout.table_width, out);
+      break;
   }
-  for (size_t k = 1; k < ranges; ++k) out += rest[k];
+}
+
+std::string RenderHead(const ScanSummary& scan, const ScanLayout& layout) {
+  std::string out;
+  if (layout.format == ScanFormat::kTable)
+    Row("TEST", "LINE", "PARAMETERS", layout.table_width, out);
+  if (layout.format == ScanFormat::kJson) {
+    out += "{\"format\":\"testmap-scan/1\",";
+    Field("torch_version", scan.torch_version, out);
+    out += "\"files\":" + std::to_string(scan.files.size()) + ",\"tests\":[";
+  }
+  return out;
+}
+
+std::string RenderTail(const ScanSummary& scan, const ScanLayout& layout) {
+  std::string out;
+  if (layout.format == ScanFormat::kTable) {
+    size_t skipped = std::count_if(scan.files.begin(), scan.files.end(),
+                                   [](const FileScan& f) { return f.skipped; });
+    out += "\n" + std::to_string(scan.tests) + " tests in " + std::to_string(scan.files.size()) +
+           " files";
+    if (skipped) out += " (" + std::to_string(skipped) + " files skipped)";
+    if (!scan.torch_version.empty()) out += "; torch " + scan.torch_version + " metadata";
+    out += "\n";
+  }
+  if (layout.format == ScanFormat::kJson) {
+    out += "],\n\"diagnostics\":[";
+    bool first = true;
+    for (const auto& f : scan.files)
+      for (const auto& d : f.diagnostics) {
+        if (!first) out += ',';
+        first = false;
+        out += '{';
+        Field("file", f.path, out);
+        out += "\"line\":" + std::to_string(d.line) + ",";
+        Field("severity", SeverityName(d.severity), out);
+        Field("message", d.message, out);
+        out.back() = '}';
+      }
+    out += "],\"skipped_files\":[";
+    first = true;
+    for (const auto& f : scan.files)
+      if (f.skipped) {
+        if (!first) out += ',';
+        first = false;
+        Quote(f.path, out);
+      }
+    out += "]}\n";
+  }
+  return out;
+}
+
+OutputBytes ComposeScan(const ScanLayout& layout, const OutputBytes& head,
+                        const std::vector<OutputBytes>& segments, const OutputBytes& tail) {
+  OutputBytes out = head;
+  // A JSON array's first element has no comma before it.
+  bool drop_comma = layout.format == ScanFormat::kJson;
+  for (const OutputBytes& s : segments) {
+    if (drop_comma && s.size() > 0) {
+      out.Append(s.Range(1, s.size() - 1));
+      drop_comma = false;
+    } else {
+      out.Append(s);
+    }
+  }
+  out.Append(tail);
+  return out;
 }
 
 std::string RenderScan(const TreeScanResult& result, ScanFormat format) {
-  std::string buf;
-  size_t tests = 0;
-  for (const auto& f : result.files) tests += f.tests.size();
-  // One allocation instead of a doubling series.
-  buf.reserve(format == ScanFormat::kJsonl || format == ScanFormat::kJson
-                  ? tests * kJsonBytesPerTest + 4096
-                  : tests * 120 + 4096);
-  switch (format) {
-    case ScanFormat::kNodeids:
-      for (const auto& f : result.files)
-        for (const auto& t : f.tests) {
-          buf += t.nodeid;
-          buf += '\n';
-        }
-      break;
-    case ScanFormat::kJsonl:
-      AppendEachTest(
-          result.files, tests, kJsonBytesPerTest,
-          [](const TestRecord& t, const std::string& file, bool, std::string& out) {
-            AppendTestJson(t, file, out);
-            out += '\n';
-          },
-          buf);
-      break;
-    case ScanFormat::kJson: {
-      buf += "{\"format\":\"testmap-scan/1\",";
-      Field("torch_version", result.torch_version, buf);
-      buf += "\"files\":" + std::to_string(result.files.size()) + ",\"tests\":[";
-      AppendEachTest(
-          result.files, tests, kJsonBytesPerTest,
-          [](const TestRecord& t, const std::string& file, bool first, std::string& out) {
-            out += first ? "\n" : ",\n";
-            AppendTestJson(t, file, out);
-          },
-          buf);
-      buf += "],\n\"diagnostics\":[";
-      bool first = true;
-      for (const auto& f : result.files)
-        for (const auto& d : f.diagnostics) {
-          if (!first) buf += ',';
-          first = false;
-          buf += '{';
-          Field("file", f.path, buf);
-          buf += "\"line\":" + std::to_string(d.line) + ",";
-          Field("severity", SeverityName(d.severity), buf);
-          Field("message", d.message, buf);
-          buf.back() = '}';
-        }
-      buf += "],\"skipped_files\":[";
-      first = true;
-      for (const auto& f : result.files)
-        if (f.skipped) {
-          if (!first) buf += ',';
-          first = false;
-          Quote(f.path, buf);
-        }
-      buf += "]}\n";
-      break;
-    }
-    case ScanFormat::kTable: {
-      size_t width = 4;
-      for (const auto& f : result.files)
-        for (const auto& t : f.tests) width = std::max(width, t.nodeid.size());
-      width = std::min<size_t>(width, 110);
-      auto row = [&](const std::string& a, const std::string& b, const std::string& c) {
-        buf += a;
-        buf.append(a.size() < width ? width - a.size() : 0, ' ');
-        buf += "  " + b;
-        buf.append(b.size() < 6 ? 6 - b.size() : 0, ' ');
-        buf += "  " + c + "\n";
-      };
-      row("TEST", "LINE", "PARAMETERS");
-      for (const auto& f : result.files)
-        for (const auto& t : f.tests) {
-          row(t.nodeid, std::to_string(t.line_start), ParamSummary(t));
-        }
-      size_t skipped = std::count_if(result.files.begin(), result.files.end(),
-                                     [](auto& f) { return f.skipped; });
-      buf += "\n" + std::to_string(tests) + " tests in " + std::to_string(result.files.size()) +
-             " files";
-      if (skipped) buf += " (" + std::to_string(skipped) + " files skipped)";
-      if (!result.torch_version.empty()) buf += "; torch " + result.torch_version + " metadata";
-      buf += "\n";
-      break;
-    }
+  ScanSummary scan{result.files, 0, result.torch_version};
+  ScanLayout layout{format, 0};
+  size_t longest = 0;
+  for (const auto& f : result.files) {
+    scan.tests += f.tests.size();
+    for (const auto& t : f.tests) longest = std::max(longest, t.nodeid.size());
   }
-  return buf;
+  layout.table_width = TableWidth(longest);
+  std::vector<OutputBytes> segments;
+  for (const auto& f : result.files) {
+    std::string s;
+    RenderSegment(f.tests, f.path, layout, s);
+    segments.emplace_back(std::move(s));
+  }
+  return ComposeScan(layout, OutputBytes(RenderHead(scan, layout)), segments,
+                     OutputBytes(RenderTail(scan, layout)))
+      .str();
 }
 
 }  // namespace testmap::python

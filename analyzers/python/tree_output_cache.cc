@@ -13,11 +13,17 @@
 namespace testmap::python {
 namespace {
 
-// Bump when the entry's layout changes.
-constexpr char kMagic[8] = {'t', 'm', 't', 'r', 'e', 'e', '0', '3'};
+// Bump when a file's layout changes.
+//   SLOT.out: magic, state, context, seg id, inline size N, N inline bytes
+//             (head, tail, segments not in the .seg file), then the summary.
+//   SLOT.seg: magic, its id, then segments' bytes.
+constexpr char kIndexMagic[8] = {'t', 'm', 't', 'r', 'e', 'e', '0', '4'};
+constexpr char kSegMagic[8] = {'t', 'm', 's', 'e', 'g', 's', '0', '1'};
+constexpr size_t kIndexHead = 8 + 16 + 16 + 16 + 8;
+constexpr size_t kSegHead = 8 + 16;
 
-std::string EntryPath(const std::string& dir, const core::Hash128& slot) {
-  return dir + "/" + core::HexDigest(slot) + ".out";
+std::string EntryPath(const std::string& dir, const core::Hash128& slot, const char* suffix) {
+  return dir + "/" + core::HexDigest(slot) + suffix;
 }
 
 // Reads exactly `n` bytes at the file's position.
@@ -32,84 +38,187 @@ bool ReadExactly(int fd, size_t n, std::string* out) {
   return true;
 }
 
+bool Hash(ByteReader& r, core::Hash128* h) { return r.U64(&h->high) && r.U64(&h->low); }
+void Hash(ByteWriter& w, const core::Hash128& h) {
+  w.U64(h.high);
+  w.U64(h.low);
+}
+
+// Where a piece of the answer lies: in the index's inline bytes or in the
+// .seg file, at an offset of that file.
+enum Where : uint64_t { kInline = 0, kSeg = 1 };
+
+// Writes `parts` to a new file at `path` (through a temporary, renamed
+// into place); false when any step fails (nothing is left behind then).
+bool WriteFile(const std::string& path, const std::vector<const OutputBytes*>& parts) {
+  std::string tmp = path + ".tmp" + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  bool ok = true;
+  for (const OutputBytes* part : parts) ok = ok && part->WriteTo(fd);
+  ok = close(fd) == 0 && ok;
+  if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot,
-                                         const core::Hash128& state) {
-  int fd = open(EntryPath(dir, slot).c_str(), O_RDONLY | O_CLOEXEC);
+std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot) {
+  int fd = open(EntryPath(dir, slot, ".out").c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
-  // Owned from here on: closed on a miss, kept open by the output on a hit.
-  OutputBytes file = OutputBytes::FileRange(fd, 0, 0);
-  // The head first: a stale entry costs 32 bytes, not the whole output.
-  std::string head, rest;
-  uint64_t magic, high, low, size;
-  if (!ReadExactly(fd, 32, &head) || std::memcmp(head.data(), kMagic, 8) != 0) return std::nullopt;
-  ByteReader h(head);
   struct stat st;
-  if (!h.U64(&magic) || !h.U64(&high) || !h.U64(&low) || !h.U64(&size) || high != state.high ||
-      low != state.low || fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < 32 + size)
+  if (fstat(fd, &st) != 0) {
+    close(fd);
     return std::nullopt;
-  // Only the summary is read; the output stays in the file (output_bytes.h).
-  if (lseek(fd, static_cast<off_t>(32 + size), SEEK_SET) < 0 ||
-      !ReadExactly(fd, static_cast<size_t>(st.st_size) - 32 - size, &rest))
+  }
+  // Owned from here on: closed on a miss, kept open by the output's pieces.
+  const OutputBytes index = OutputBytes::FileRange(fd, 0, static_cast<uint64_t>(st.st_size));
+  std::string head, rest;
+  if (!ReadExactly(fd, kIndexHead, &head) || std::memcmp(head.data(), kIndexMagic, 8) != 0)
     return std::nullopt;
+  ByteReader h(std::string_view(head).substr(8));
   TreeOutput t;
-  t.output = file.Range(32, size);
+  uint64_t inline_size;
+  if (!Hash(h, &t.state) || !Hash(h, &t.context) || !Hash(h, &t.seg_id) || !h.U64(&inline_size) ||
+      static_cast<uint64_t>(st.st_size) < kIndexHead + inline_size)
+    return std::nullopt;
+  // Only the summary is read; the bytes stay in the files (output_bytes.h).
+  if (lseek(fd, static_cast<off_t>(kIndexHead + inline_size), SEEK_SET) < 0 ||
+      !ReadExactly(fd, static_cast<size_t>(st.st_size) - kIndexHead - inline_size, &rest))
+    return std::nullopt;
+  std::optional<OutputBytes> seg;  // opened when a segment lies there
+  auto piece = [&](ByteReader& r, OutputBytes* out, std::optional<uint64_t>* seg_offset) {
+    uint64_t where, offset, size;
+    if (!r.U64(&where) || !r.U64(&offset) || !r.U64(&size)) return false;
+    if (where == kInline) {
+      if (offset > inline_size || size > inline_size - offset) return false;
+      *out = index.Range(kIndexHead + offset, size);
+      return true;
+    }
+    if (where != kSeg || !seg_offset) return false;
+    if (!seg) {
+      int sfd = open(EntryPath(dir, slot, ".seg").c_str(), O_RDONLY | O_CLOEXEC);
+      struct stat sst;
+      if (sfd < 0) return false;
+      if (fstat(sfd, &sst) != 0) {
+        close(sfd);
+        return false;
+      }
+      seg = OutputBytes::FileRange(sfd, 0, static_cast<uint64_t>(sst.st_size));
+      std::string seg_head;
+      if (!ReadExactly(sfd, kSegHead, &seg_head) || std::memcmp(seg_head.data(), kSegMagic, 8))
+        return false;
+      ByteReader sh(std::string_view(seg_head).substr(8));
+      core::Hash128 id;
+      if (!Hash(sh, &id) || !(id == t.seg_id)) return false;  // not this index's
+    }
+    if (offset < kSegHead || offset > seg->size() || size > seg->size() - offset) return false;
+    *out = seg->Range(offset, size);
+    *seg_offset = offset;
+    return true;
+  };
   ByteReader c(rest);
-  uint64_t nfiles, tests;
-  if (!c.U64(&tests) || !c.U64(&nfiles)) return std::nullopt;
-  t.tests = tests;
+  uint64_t format, width, nfiles;
+  if (!c.U64(&format) || format > static_cast<uint64_t>(ScanFormat::kNodeids) || !c.U64(&width) ||
+      !piece(c, &t.head, nullptr) || !piece(c, &t.tail, nullptr) || !c.U64(&nfiles) ||
+      nfiles > c.left())
+    return std::nullopt;
+  t.layout = {static_cast<ScanFormat>(format), static_cast<size_t>(width)};
   t.files.resize(nfiles);
   for (auto& f : t.files) {
-    std::string_view path, scan;
-    if (!c.Str(&path) || !c.Str(&scan) || !DecodeFileScan(scan, std::string(path), &f))
+    std::string_view path, node_path, summary;
+    if (!c.Str(&path) || !c.Str(&node_path)) return std::nullopt;
+    f.path = path;
+    for (uint64_t& field : f.stat)
+      if (!c.U64(&field)) return std::nullopt;
+    if (!c.U64(&f.tests) || !c.U64(&f.longest_id) || !piece(c, &f.segment, &f.seg_offset) ||
+        !c.Str(&summary) || !DecodeFileScan(summary, std::string(node_path), &f.summary))
       return std::nullopt;
   }
   if (!c.done()) return std::nullopt;
   return t;
 }
 
-void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
-                     const std::vector<FileScan>& files, size_t tests, const std::string& output) {
-  // Layout: magic, state, output size, output, then the summary.
-  ByteWriter head, tail;
-  head.out.assign(kMagic, 8);
-  head.U64(state.high);
-  head.U64(state.low);
-  head.U64(output.size());
-  tail.U64(tests);
-  tail.U64(files.size());
-  for (const auto& f : files) {
-    FileScan summary;  // path "" so the encoding keeps whole (empty) ids
-    summary.skipped = f.skipped;
-    summary.incomplete = f.incomplete;
-    summary.diagnostics = f.diagnostics;
-    tail.Str(f.path);
-    tail.Str(EncodeFileScan(summary));
-  }
+void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const TreeOutput& entry) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  std::string target = EntryPath(dir, slot);
-  std::string tmp = target + ".tmp" + std::to_string(getpid());
-  // The slot's old entry is stale (its state is not this one): removed
-  // first, its page cache is free before the new entry's tens of megabytes
-  // are written, and the write reuses those pages instead of ones the
-  // kernel has not touched yet, which cost several times more to fill on a
-  // virtual machine (docs/scan.md). A reader in between misses, and scans.
-  unlink(target.c_str());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  bool ok = true;
-  for (std::string_view part :
-       {std::string_view(head.out), std::string_view(output), std::string_view(tail.out)}) {
-    while (ok && !part.empty()) {
-      ssize_t n = write(fd, part.data(), part.size());
-      ok = n > 0;
-      if (ok) part.remove_prefix(static_cast<size_t>(n));
-    }
+  // Segments stay where they lie in the current .seg file when they are
+  // at least half of the answer; else all of them are written anew.
+  uint64_t total = 0, staying = 0;
+  for (const auto& f : entry.files) {
+    total += f.segment.size();
+    if (f.seg_offset) staying += f.segment.size();
   }
-  ok = close(fd) == 0 && ok;
-  if (!ok || rename(tmp.c_str(), target.c_str()) != 0) unlink(tmp.c_str());
+  const bool keep_seg = !(entry.seg_id == core::Hash128{}) && staying > 0 && 2 * staying >= total;
+  core::Hash128 seg_id = keep_seg ? entry.seg_id : entry.state;
+
+  // Each segment's place in the new files, and the bytes to write.
+  OutputBytes inline_bytes, seg_bytes;
+  ByteWriter seg_head;
+  seg_head.out.assign(kSegMagic, 8);
+  Hash(seg_head, seg_id);
+  seg_bytes.Append(std::move(seg_head.out));
+  ByteWriter summary;
+  auto place_inline = [&](const OutputBytes& bytes) {
+    summary.U64(kInline);
+    summary.U64(inline_bytes.size());
+    summary.U64(bytes.size());
+    inline_bytes.Append(bytes);
+  };
+  summary.U64(static_cast<uint64_t>(entry.layout.format));
+  summary.U64(entry.layout.table_width);
+  place_inline(entry.head);
+  place_inline(entry.tail);
+  summary.U64(entry.files.size());
+  for (const auto& f : entry.files) {
+    summary.Str(f.path);
+    summary.Str(f.summary.path);
+    for (uint64_t field : f.stat) summary.U64(field);
+    summary.U64(f.tests);
+    summary.U64(f.longest_id);
+    if (keep_seg && f.seg_offset) {
+      summary.U64(kSeg);
+      summary.U64(*f.seg_offset);
+      summary.U64(f.segment.size());
+    } else if (keep_seg) {
+      place_inline(f.segment);
+    } else {
+      summary.U64(kSeg);
+      summary.U64(seg_bytes.size());
+      summary.U64(f.segment.size());
+      seg_bytes.Append(f.segment);
+    }
+    FileScan s;  // the summary alone: flags and diagnostics
+    s.skipped = f.summary.skipped;
+    s.incomplete = f.summary.incomplete;
+    s.diagnostics = f.summary.diagnostics;
+    summary.Str(EncodeFileScan(s));
+  }
+  ByteWriter index_head;
+  index_head.out.assign(kIndexMagic, 8);
+  Hash(index_head, entry.state);
+  Hash(index_head, entry.context);
+  Hash(index_head, seg_id);
+  index_head.U64(inline_bytes.size());
+
+  std::string index_path = EntryPath(dir, slot, ".out");
+  if (!keep_seg) {
+    // The slot's old entry is stale (its state is not this one): removed
+    // first, its page cache is free before the new .seg file's tens of
+    // megabytes are written, and the write reuses those pages instead of
+    // ones the kernel has not touched yet, which cost several times more
+    // to fill on a virtual machine (docs/scan.md). A reader in between
+    // misses, and scans.
+    std::string seg_path = EntryPath(dir, slot, ".seg");
+    unlink(index_path.c_str());
+    unlink(seg_path.c_str());
+    if (!WriteFile(seg_path, {&seg_bytes})) return;
+  }
+  OutputBytes head(std::move(index_head.out)), rest(std::move(summary.out));
+  WriteFile(index_path, {&head, &inline_bytes, &rest});
 }
 
 }  // namespace testmap::python

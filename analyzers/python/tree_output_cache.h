@@ -1,41 +1,77 @@
 // The whole rendered output of a scanned tree, kept so that a re-scan of
-// an unchanged tree is one stat pass, one read and one write: decoding
-// ~90k cached records and rendering them again cost most of a warm scan.
-// One file per slot (the tree's place: working directory, rootdir, paths,
-// format) under the cache directory, overwritten when the tree changes, so
-// entries never pile up. The entry holds the tree's state key (every
-// file's stat, the options, the torch snapshot) and is served only when it
-// matches exactly.
+// an unchanged tree is one stat pass, one read and one write (decoding
+// ~90k cached records and rendering them again cost most of a warm scan),
+// and a re-scan after an edit scans and renders only the files that
+// changed, taking every other file's part of the answer (its segment,
+// scan_output.h) from the entry.
+//
+// One entry per slot (the tree's place: working directory, rootdir, paths,
+// format) under the cache directory, replaced when the tree changes, so
+// entries never pile up. An entry is two files: `SLOT.seg`, segments' bytes
+// (tens of megabytes on a large tree), and `SLOT.out`, the index: the
+// tree's state key (every file's stat, the options, the torch snapshot),
+// each file's stat, summary and segment (a range of the `.seg` file, or
+// bytes of its own), and the head and tail. After an edit only a new index
+// is written, holding the changed files' segments and pointing at the
+// unchanged ones in the `.seg` file as it is: writing tens of megabytes
+// into fresh page cache cost most of such a re-scan (docs/scan.md). The
+// `.seg` file is written anew when less than half of the answer would be
+// left in it.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/python/output_bytes.h"
+#include "analyzers/python/scan_output.h"
 #include "analyzers/python/scanned_test.h"
 #include "core/content_hash.h"
 
 namespace testmap::python {
 
-struct TreeOutput {
-  // Files with their flags and diagnostics, but no tests (the output has
-  // them): what the command reports on stderr and its exit status.
-  std::vector<FileScan> files;
-  size_t tests = 0;
-  OutputBytes output;  // the rendered bytes, left in the entry's file
+// What a file's stat says of its bytes: size, mtime and ctime in ns,
+// inode, device, mode. Equal stats mean equal bytes for a file that was
+// not modified in the seconds before it was scanned (tree_scanner.cc).
+using FileStat = std::array<uint64_t, 8>;
+
+struct TreeOutputFile {
+  std::string path;  // as discovered: the key a re-scan matches
+  FileStat stat{};
+  FileScan summary;  // its node-id path, flags and diagnostics; no tests
+  uint64_t tests = 0;
+  uint64_t longest_id = 0;  // bytes of its longest node id (the table's width)
+  OutputBytes segment;
+  // Where the segment lies in the entry's `.seg` file, when it lies there
+  // (ReadTreeOutput sets it); a new index can point at it there.
+  std::optional<uint64_t> seg_offset;
 };
 
-// The entry of `slot` if it was written for `state`; nullopt otherwise
-// (missing, another state, unreadable or malformed: all a miss).
-std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot,
-                                         const core::Hash128& state);
+struct TreeOutput {
+  core::Hash128 state;    // the whole tree's state it answers
+  core::Hash128 context;  // what segments depend on beyond their own file
+  ScanLayout layout;
+  OutputBytes head, tail;
+  std::vector<TreeOutputFile> files;  // in file order
+  // The `.seg` file's identity, which the index names (zero: none).
+  core::Hash128 seg_id{};
+};
 
-// Replaces the entry of `slot` (the old one removed, the new one written,
-// then renamed into place: a concurrent reader sees the old entry, none,
-// and scans, or the new one, never a part of one). Failures are ignored:
-// the cache is an optimisation.
-void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const core::Hash128& state,
-                     const std::vector<FileScan>& files, size_t tests, const std::string& output);
+// The entry of `slot`, whatever state it was written for: the caller
+// compares states (a whole answer) and contexts (segments of unchanged
+// files). nullopt when missing, unreadable or malformed: all a miss.
+std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot);
+
+// Replaces the entry of `slot` with `entry`. Segments that lie in the
+// current `.seg` file (seg_offset set, with `entry.seg_id` naming it) stay
+// there when they are at least half of the answer's bytes: only a new
+// index is written. Otherwise the `.seg` file is written anew, then the
+// index. Each file is written whole and renamed into place: a concurrent
+// reader sees the old entry, the new one, or an index whose `.seg` file is
+// not its own (a miss), never a part of one. Failures are ignored: the
+// cache is an optimisation.
+void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const TreeOutput& entry);
 
 }  // namespace testmap::python

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "analyzers/python/file_scanner.h"
 #include "analyzers/python/pytest_rootdir.h"
@@ -112,13 +113,15 @@ ReadResult ReadFile(const std::string& path, uint64_t max_bytes, std::string* ou
   return ok ? ReadResult::kOk : ReadResult::kUnreadable;
 }
 
-// The tree output cache's slot (where the tree is, how it is shown) and
-// state (that plus every file's stat and the scan's context). A file
+// The tree output cache's slot (where the tree is, how it is shown), state
+// (that plus every file's stat and the scan's context) and context (what a
+// file's part of the answer depends on beyond its own bytes). A file
 // modified in the last seconds is racy (a second write within the same
 // timestamp tick would not show in its stat): `stable` is then false and
 // no entry is written for this state.
 struct TreeState {
-  core::Hash128 slot, state;
+  core::Hash128 slot, state, context;
+  std::vector<FileStat> stats;  // the files', in order
   bool stable = true;
 };
 std::optional<TreeState> ComputeTreeState(const std::vector<std::string>& files,
@@ -132,23 +135,45 @@ std::optional<TreeState> ComputeTreeState(const std::vector<std::string>& files,
   TreeState t;
   t.slot = core::ContentHash(text);
   text += std::to_string(options.max_file_bytes) + "\n" + core::HexDigest(context) + "\n";
+  t.context = core::ContentHash(text);
   text.reserve(text.size() + files.size() * 100);
+  t.stats.reserve(files.size());
   int64_t racy_after = static_cast<int64_t>(std::time(nullptr)) - 2;
   for (const auto& f : files) {
     struct stat st;
     if (stat(f.c_str(), &st) != 0) return std::nullopt;
     if (st.st_mtim.tv_sec >= racy_after) t.stable = false;
-    uint64_t fields[] = {
-        static_cast<uint64_t>(st.st_size),         static_cast<uint64_t>(st.st_mtim.tv_sec),
+    const FileStat& fields = t.stats.emplace_back(FileStat{
+        static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_mtim.tv_sec),
         static_cast<uint64_t>(st.st_mtim.tv_nsec), static_cast<uint64_t>(st.st_ctim.tv_sec),
         static_cast<uint64_t>(st.st_ctim.tv_nsec), static_cast<uint64_t>(st.st_ino),
-        static_cast<uint64_t>(st.st_dev),          static_cast<uint64_t>(st.st_mode)};
+        static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_mode)});
     text += f;
     text += '\0';
-    text.append(reinterpret_cast<const char*>(fields), sizeof fields);
+    text.append(reinterpret_cast<const char*>(fields.data()), sizeof(uint64_t) * fields.size());
   }
   t.state = core::ContentHash(text);
   return t;
+}
+
+// Runs fn(k) for k in [0, count) on `jobs` threads, the calling one among
+// them (`fn(k, true)` there, for its progress reports).
+template <typename Fn>
+void ForEachOnThreads(size_t count, int jobs, const Fn& fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&](bool main) {
+    for (size_t k; (k = next.fetch_add(1)) < count;) fn(k, main);
+  };
+  std::vector<std::jthread> threads;
+  for (int t = 1; t < jobs && static_cast<size_t>(t) < count; ++t)
+    threads.emplace_back(work, false);
+  work(true);
+}
+
+size_t LongestId(const std::vector<TestRecord>& tests) {
+  size_t n = 0;
+  for (const auto& t : tests) n = std::max(n, t.nodeid.size());
+  return n;
 }
 
 }  // namespace
@@ -263,16 +288,34 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   if (options.output && !options.cache_dir.empty() && result.errors.empty() &&
       result.warnings.empty())
     tree = ComputeTreeState(files, setup, options, context);
-  if (tree) {
-    if (auto hit = ReadTreeOutput(tree_dir, tree->slot, tree->state)) {
-      result.files = std::move(hit->files);
-      result.tests = hit->tests;
-      result.output = std::move(hit->output);
-      result.cache_hits = result.files.size();
-      result.output_from_cache = true;
-      set_snapshot_error();
-      return result;
+  // The tree's last answer: whole if nothing changed since, else the
+  // segments of the files that did not change.
+  std::optional<TreeOutput> prior;
+  if (tree) prior = ReadTreeOutput(tree_dir, tree->slot);
+  if (prior && prior->state == tree->state) {
+    std::vector<OutputBytes> segments;
+    for (auto& f : prior->files) {
+      result.files.push_back(std::move(f.summary));
+      result.tests += f.tests;
+      segments.push_back(std::move(f.segment));
     }
+    result.output = ComposeScan(prior->layout, prior->head, segments, prior->tail);
+    result.cache_hits = result.files.size();
+    result.output_from_cache = true;
+    set_snapshot_error();
+    return result;
+  }
+  if (prior && !(prior->context == tree->context)) prior.reset();
+  // A file's part of the answer is the prior answer's when its path and
+  // stat are the same (the stat says its bytes are: ComputeTreeState).
+  std::vector<const TreeOutputFile*> reused(files.size(), nullptr);
+  if (prior) {
+    std::unordered_map<std::string_view, const TreeOutputFile*> by_path;
+    for (const auto& f : prior->files) by_path.emplace(f.path, &f);
+    for (size_t i = 0; i < files.size(); ++i)
+      if (auto it = by_path.find(files[i]);
+          it != by_path.end() && it->second->stat == tree->stats[i])
+        reused[i] = it->second;
   }
 
   std::unique_ptr<ScanCache> cache;
@@ -282,16 +325,35 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
     if (!cache) result.warnings.push_back("scan cache unavailable, scanning without it: " + err);
   }
 
+  // What each file adds to the answer: its segment, rendered by the thread
+  // that scanned it as soon as the layout is known (every format's but the
+  // table's, whose width depends on every file's ids), its records then
+  // dropped.
+  struct FilePart {
+    OutputBytes segment;
+    uint64_t tests = 0, longest_id = 0;
+    std::optional<uint64_t> seg_offset;  // where the prior entry's .seg file holds it
+  };
+  std::vector<FilePart> parts(files.size());
+  ScanLayout layout{options.output.value_or(ScanFormat::kJsonl), 0};
+  auto render = [&](size_t i) {
+    std::string segment;
+    RenderSegment(result.files[i].tests, result.files[i].path, layout, segment);
+    parts[i].segment = OutputBytes(std::move(segment));
+    std::vector<TestRecord>().swap(result.files[i].tests);
+  };
+  const bool render_as_scanned = options.output && layout.format != ScanFormat::kTable;
+
   result.files.resize(files.size());
-  std::atomic<size_t> next{0}, done{0}, hits{0};
+  std::atomic<size_t> done{0}, hits{0};
   int jobs = options.jobs > 0 ? options.jobs
                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  jobs = static_cast<int>(std::min<size_t>(jobs, std::max<size_t>(files.size(), 1)));
   std::error_code cwd_error;
   const std::string cwd = fs::current_path(cwd_error).string();  // empty: NodeIdPath asks
-  auto worker = [&](bool report) {
-    auto parser = NewPythonParser();
-    for (size_t i; (i = next.fetch_add(1)) < files.size();) {
+  auto scan_files = [&](const std::vector<size_t>& todo) {
+    ForEachOnThreads(todo.size(), jobs, [&](size_t k, bool main) {
+      static thread_local std::unique_ptr<TSParser, ParserDeleter> parser = NewPythonParser();
+      size_t i = todo[k];
       std::string rel = NodeIdPath(files[i], setup, cwd);
       std::string bytes;
       uint64_t size = 0;
@@ -319,29 +381,72 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
           if (cache) cache->Put(content, context, result.files[i]);
         }
       }
+      parts[i].tests = result.files[i].tests.size();
+      parts[i].longest_id = LongestId(result.files[i].tests);
+      if (render_as_scanned) render(i);
       size_t d = done.fetch_add(1) + 1;
-      if (report && options.progress) options.progress(d, files.size());
-    }
+      if (main && options.progress) options.progress(d, todo.size());
+    });
   };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker, false);
-  worker(true);
-  for (auto& t : threads) t.join();
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!reused[i]) {
+      todo.push_back(i);
+      continue;
+    }
+    result.files[i] = reused[i]->summary;
+    parts[i] = {reused[i]->segment, reused[i]->tests, reused[i]->longest_id, reused[i]->seg_offset};
+  }
+  scan_files(todo);
+  if (options.output && layout.format == ScanFormat::kTable) {
+    size_t longest = 0;
+    for (const auto& p : parts) longest = std::max<size_t>(longest, p.longest_id);
+    layout.table_width = TableWidth(longest);
+    if (prior && prior->layout.table_width != layout.table_width) {
+      // Every row is as wide as the longest id: no row of before fits.
+      std::vector<size_t> rest;
+      for (size_t i = 0; i < files.size(); ++i)
+        if (reused[i]) {
+          rest.push_back(i);
+          parts[i].seg_offset.reset();
+        }
+      scan_files(rest);
+      todo.insert(todo.end(), rest.begin(), rest.end());
+    }
+    ForEachOnThreads(todo.size(), jobs, [&](size_t k, bool) { render(todo[k]); });
+  }
   // The cache's table file is written beside the rendering (joined on
   // return, whichever way).
   std::jthread flusher;
   if (cache) flusher = std::jthread([&cache] { cache->Flush(); });
-  result.cache_hits = hits.load();
-  for (const auto& f : result.files) result.tests += f.tests.size();
+  size_t reused_count = files.size() - todo.size();
+  result.cache_hits = hits.load() + reused_count;
+  result.segments_reused = reused_count;
+  for (const auto& p : parts) result.tests += p.tests;
   set_snapshot_error();
-  if (options.output) {
-    std::string output = RenderScan(result, *options.output);
-    // A skipped file may be readable next time with the same stat.
-    bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
-                                     [](const FileScan& f) { return f.skipped; });
-    if (tree && tree->stable && none_skipped)
-      WriteTreeOutput(tree_dir, tree->slot, tree->state, result.files, result.tests, output);
-    result.output = OutputBytes(std::move(output));
+  if (!options.output) return result;
+
+  ScanSummary summary{result.files, result.tests, result.torch_version};
+  TreeOutput entry;
+  entry.layout = layout;
+  entry.head = OutputBytes(RenderHead(summary, layout));
+  entry.tail = OutputBytes(RenderTail(summary, layout));
+  std::vector<OutputBytes> segments;
+  segments.reserve(parts.size());
+  for (const auto& p : parts) segments.push_back(p.segment);
+  result.output = ComposeScan(layout, entry.head, segments, entry.tail);
+  // A skipped file may be readable next time with the same stat.
+  bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
+                                   [](const FileScan& f) { return f.skipped; });
+  if (tree && tree->stable && none_skipped) {
+    entry.state = tree->state;
+    entry.context = tree->context;
+    if (prior) entry.seg_id = prior->seg_id;
+    entry.files.reserve(files.size());
+    for (size_t i = 0; i < files.size(); ++i)
+      entry.files.push_back({files[i], tree->stats[i], result.files[i], parts[i].tests,
+                             parts[i].longest_id, parts[i].segment, parts[i].seg_offset});
+    WriteTreeOutput(tree_dir, tree->slot, entry);
   }
   return result;
 }

@@ -40,10 +40,12 @@ struct TreeScanOptions {
   std::string snapshot_dir;
   std::function<void(size_t done, size_t total)> progress;  // called from one thread
   // When set, the result's `output` holds the rendered output in this
-  // format, and with a cache_dir a tree whose files, options and snapshot
-  // are all unchanged is answered from the tree's last output
-  // (tree_output_cache.h): its files then carry no tests, only their flags
-  // and diagnostics.
+  // format, and its files carry no tests, only their flags and diagnostics
+  // (each file's tests are rendered as soon as they are known, and
+  // dropped). With a cache_dir a tree whose files, options and snapshot are
+  // all unchanged is answered from the tree's last output, and otherwise
+  // the files whose stat is unchanged since add their part of that output
+  // (tree_output_cache.h).
   std::optional<ScanFormat> output;
 };
 
@@ -54,9 +56,12 @@ struct TreeScanResult {
   // answer is then partial.
   std::vector<std::string> errors;
   size_t cache_hits = 0;
-  size_t tests = 0;                  // in all files
-  OutputBytes output;                // rendered, when TreeScanOptions::output is set
-  bool output_from_cache = false;    // served whole from the tree output cache
+  size_t tests = 0;                // in all files
+  OutputBytes output;              // rendered, when TreeScanOptions::output is set
+  bool output_from_cache = false;  // served whole from the tree output cache
+  // Files whose part of the output came from the tree output cache's
+  // entry for an earlier state of the tree (their stat unchanged since).
+  size_t segments_reused = 0;
   std::string snapshot_error;        // why torch metadata was unavailable, if it was needed
   std::string snapshot_setup_error;  // why the torch Python gave no snapshot, needed or not
   std::string torch_version;         // of the snapshot used, if any
