@@ -176,7 +176,7 @@ constexpr size_t kJsonBytesPerTest = 900;
 
 }  // namespace
 
-void RenderSegment(const std::vector<TestRecord>& tests, const std::string& file,
+void RenderSegment(std::span<const TestRecord> tests, const std::string& file,
                    const ScanLayout& layout, std::string& out) {
   switch (layout.format) {
     case ScanFormat::kNodeids:
@@ -204,6 +204,26 @@ void RenderSegment(const std::vector<TestRecord>& tests, const std::string& file
         Row(t.nodeid, std::to_string(t.line_start), ParamSummary(t), layout.table_width, out);
       break;
   }
+}
+
+OutputBytes RenderFileSegment(std::span<const TestRecord> tests, const std::string& file,
+                              const ScanLayout& layout, int threads) {
+  constexpr size_t kTestsPerRange = 4096;
+  const size_t ranges = std::clamp<size_t>(tests.size() / kTestsPerRange, 1,
+                                           static_cast<size_t>(std::max(1, threads)));
+  auto bound = [&](size_t r) { return tests.size() * r / ranges; };
+  std::vector<std::string> parts(ranges);
+  {
+    std::vector<std::jthread> helpers;
+    for (size_t r = 1; r < ranges; ++r)
+      helpers.emplace_back([&, r] {
+        RenderSegment(tests.subspan(bound(r), bound(r + 1) - bound(r)), file, layout, parts[r]);
+      });
+    RenderSegment(tests.first(bound(1)), file, layout, parts[0]);
+  }
+  OutputBytes out;
+  for (auto& part : parts) out.Append(std::move(part));
+  return out;
 }
 
 std::string RenderHead(const ScanSummary& scan, const ScanLayout& layout) {

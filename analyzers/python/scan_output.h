@@ -10,6 +10,7 @@
 // (tree_output_cache.h).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,15 @@ struct ScanSummary {
   const std::string& torch_version;
 };
 
-// Appends one file's tests. In kJson each record is preceded by ",\n", the
-// answer's first too: ComposeScan leaves that comma out.
-void RenderSegment(const std::vector<TestRecord>& tests, const std::string& file,
+// Appends tests of one file. In kJson each record is preceded by ",\n",
+// the answer's first too: ComposeScan leaves that comma out.
+void RenderSegment(std::span<const TestRecord> tests, const std::string& file,
                    const ScanLayout& layout, std::string& out);
+// A file's segment, rendered on up to `threads` threads when it holds
+// many tests (a real tree's largest file holds tens of thousands, and
+// rendering them was most of a cold scan's tail, one core idle).
+OutputBytes RenderFileSegment(std::span<const TestRecord> tests, const std::string& file,
+                              const ScanLayout& layout, int threads);
 std::string RenderHead(const ScanSummary& scan, const ScanLayout& layout);
 std::string RenderTail(const ScanSummary& scan, const ScanLayout& layout);
 // The answer: head, the segments in file order, tail.

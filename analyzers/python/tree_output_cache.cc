@@ -142,6 +142,63 @@ std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Has
   return t;
 }
 
+SegmentWriter::SegmentWriter(int fd, std::string tmp, std::string path, size_t files)
+    : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)), waiting_(files), offsets_(files) {}
+
+std::unique_ptr<SegmentWriter> SegmentWriter::Begin(const std::string& dir,
+                                                    const core::Hash128& slot,
+                                                    const core::Hash128& id, size_t files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  // The old entry is stale: removed first, so that the new file's writes
+  // take the page cache it frees (WriteTreeOutput says why).
+  std::string path = EntryPath(dir, slot, ".seg");
+  unlink(EntryPath(dir, slot, ".out").c_str());
+  unlink(path.c_str());
+  std::string tmp = path + ".tmp" + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  std::unique_ptr<SegmentWriter> w(new SegmentWriter(fd, tmp, path, files));
+  ByteWriter head;
+  head.out.assign(kSegMagic, 8);
+  Hash(head, id);
+  w->end_ = head.out.size();
+  if (!OutputBytes(std::move(head.out)).WriteTo(fd)) w->failed_ = true;
+  return w;
+}
+
+SegmentWriter::~SegmentWriter() {
+  if (fd_ >= 0) close(fd_);
+  if (!finished_) unlink(tmp_.c_str());
+}
+
+void SegmentWriter::Add(size_t file, const OutputBytes& segment) {
+  // Places (under the lock) every segment that can be placed now, in file
+  // order; writes them (outside it) where they were placed.
+  std::vector<std::pair<uint64_t, OutputBytes>> placed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting_[file] = segment;
+    for (; next_ < waiting_.size() && waiting_[next_]; ++next_) {
+      offsets_[next_] = end_;
+      end_ += waiting_[next_]->size();
+      placed.emplace_back(offsets_[next_], std::move(*waiting_[next_]));
+      waiting_[next_].reset();
+    }
+  }
+  for (const auto& [offset, bytes] : placed)
+    if (!failed_ && !bytes.PwriteTo(fd_, offset)) failed_ = true;
+}
+
+bool SegmentWriter::Finish() {
+  std::lock_guard<std::mutex> lock(mu_);
+  bool ok = !failed_ && next_ == waiting_.size();
+  ok = close(fd_) == 0 && ok;
+  fd_ = -1;
+  finished_ = ok && rename(tmp_.c_str(), path_.c_str()) == 0;
+  return finished_;
+}
+
 void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const TreeOutput& entry) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -152,7 +209,7 @@ void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const Tr
     total += f.segment.size();
     if (f.seg_offset) staying += f.segment.size();
   }
-  const bool keep_seg = !(entry.seg_id == core::Hash128{}) && staying > 0 && 2 * staying >= total;
+  const bool keep_seg = !(entry.seg_id == core::Hash128{}) && 2 * staying >= total;
   core::Hash128 seg_id = keep_seg ? entry.seg_id : entry.state;
 
   // Each segment's place in the new files, and the bytes to write.

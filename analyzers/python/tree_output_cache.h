@@ -20,7 +20,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +66,41 @@ struct TreeOutput {
 // compares states (a whole answer) and contexts (segments of unchanged
 // files). nullopt when missing, unreadable or malformed: all a miss.
 std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot);
+
+// A new `.seg` file written while a scan goes on: each file's segment as
+// soon as it and every file before it are rendered, so that tens of
+// megabytes are not written after the scan on one core while the other
+// idles (docs/scan.md). Add is called from any thread, once for every
+// file; Finish renames the file into place, after which WriteTreeOutput
+// with each file's seg_offset set to Offset(i) and seg_id to the id given
+// writes only the index. Without Finish the file is removed.
+class SegmentWriter {
+ public:
+  // Removes the slot's entry and begins its new `.seg` file; null when it
+  // cannot be created.
+  static std::unique_ptr<SegmentWriter> Begin(const std::string& dir, const core::Hash128& slot,
+                                              const core::Hash128& id, size_t files);
+  ~SegmentWriter();
+  SegmentWriter(const SegmentWriter&) = delete;
+  SegmentWriter& operator=(const SegmentWriter&) = delete;
+
+  void Add(size_t file, const OutputBytes& segment);
+  // True when every file's segment was written and the file renamed.
+  bool Finish();
+  uint64_t Offset(size_t file) const { return offsets_[file]; }
+
+ private:
+  SegmentWriter(int fd, std::string tmp, std::string path, size_t files);
+  int fd_;
+  std::string tmp_, path_;
+  std::mutex mu_;
+  std::vector<std::optional<OutputBytes>> waiting_;  // given, before an earlier file was
+  std::vector<uint64_t> offsets_;
+  size_t next_ = 0;   // the first file not yet placed
+  uint64_t end_ = 0;  // where the next placed segment goes
+  std::atomic<bool> failed_{false};
+  bool finished_ = false;
+};
 
 // Replaces the entry of `slot` with `entry`. Segments that lie in the
 // current `.seg` file (seg_offset set, with `entry.seg_id` naming it) stay

@@ -170,6 +170,10 @@ void ForEachOnThreads(size_t count, int jobs, const Fn& fn) {
   work(true);
 }
 
+// A file holding this many tests has its cache entry put, and its
+// segment rendered, on more than one thread.
+constexpr size_t kManyTests = 8192;
+
 size_t LongestId(const std::vector<TestRecord>& tests) {
   size_t n = 0;
   for (const auto& t : tests) n = std::max(n, t.nodeid.size());
@@ -336,24 +340,29 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   };
   std::vector<FilePart> parts(files.size());
   ScanLayout layout{options.output.value_or(ScanFormat::kJsonl), 0};
+  int jobs = options.jobs > 0 ? options.jobs
+                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   auto render = [&](size_t i) {
-    std::string segment;
-    RenderSegment(result.files[i].tests, result.files[i].path, layout, segment);
-    parts[i].segment = OutputBytes(std::move(segment));
+    parts[i].segment = RenderFileSegment(result.files[i].tests, result.files[i].path, layout, jobs);
     std::vector<TestRecord>().swap(result.files[i].tests);
   };
   const bool render_as_scanned = options.output && layout.format != ScanFormat::kTable;
 
+  // A tree with no entry to take segments from writes its new one as
+  // files are scanned (tree_output_cache.h, SegmentWriter).
+  std::unique_ptr<SegmentWriter> seg_writer;
+  if (tree && tree->stable && !prior && render_as_scanned)
+    seg_writer = SegmentWriter::Begin(tree_dir, tree->slot, tree->state, files.size());
+
   result.files.resize(files.size());
   std::atomic<size_t> done{0}, hits{0};
-  int jobs = options.jobs > 0 ? options.jobs
-                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::error_code cwd_error;
   const std::string cwd = fs::current_path(cwd_error).string();  // empty: NodeIdPath asks
   auto scan_files = [&](const std::vector<size_t>& todo) {
     ForEachOnThreads(todo.size(), jobs, [&](size_t k, bool main) {
       static thread_local std::unique_ptr<TSParser, ParserDeleter> parser = NewPythonParser();
       size_t i = todo[k];
+      std::jthread put;
       std::string rel = NodeIdPath(files[i], setup, cwd);
       std::string bytes;
       uint64_t size = 0;
@@ -378,12 +387,23 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
         } else {
           result.files[i] =
               ScanPythonSource(parser.get(), rel, std::move(bytes), source, options.collect);
-          if (cache) cache->Put(content, context, result.files[i]);
+          // A file of many tests is put on a thread of its own, beside its
+          // rendering (a thread per small file would cost more than it saves).
+          if (cache && result.files[i].tests.size() >= kManyTests && render_as_scanned)
+            put = std::jthread([&, i, content] { cache->Put(content, context, result.files[i]); });
+          else if (cache)
+            cache->Put(content, context, result.files[i]);
         }
       }
       parts[i].tests = result.files[i].tests.size();
       parts[i].longest_id = LongestId(result.files[i].tests);
-      if (render_as_scanned) render(i);
+      if (render_as_scanned) {
+        parts[i].segment =
+            RenderFileSegment(result.files[i].tests, result.files[i].path, layout, jobs);
+        if (put.joinable()) put.join();
+        std::vector<TestRecord>().swap(result.files[i].tests);
+        if (seg_writer) seg_writer->Add(i, parts[i].segment);
+      }
       size_t d = done.fetch_add(1) + 1;
       if (main && options.progress) options.progress(d, todo.size());
     });
@@ -442,6 +462,10 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
     entry.state = tree->state;
     entry.context = tree->context;
     if (prior) entry.seg_id = prior->seg_id;
+    if (seg_writer && seg_writer->Finish()) {
+      entry.seg_id = tree->state;
+      for (size_t i = 0; i < files.size(); ++i) parts[i].seg_offset = seg_writer->Offset(i);
+    }
     entry.files.reserve(files.size());
     for (size_t i = 0; i < files.size(); ++i)
       entry.files.push_back({files[i], tree->stats[i], result.files[i], parts[i].tests,

@@ -257,6 +257,9 @@ TEST_P(TreeOutputCacheTest, RandomChangesAlwaysGiveTheColdAnswer) {
   EXPECT_GT(reused, 0u);
   EXPECT_GT(index_only, 0u);
   EXPECT_GT(both_written, 0u);
+  // No temporary file is left behind, written whole or given up.
+  for (const auto& e : fs::directory_iterator(cache_.path() / "scan-output"))
+    EXPECT_TRUE(e.path().extension() == ".out" || e.path().extension() == ".seg") << e.path();
 }
 
 TEST_P(TreeOutputCacheTest, RecentlyModifiedFilesAreNeverServedWhole) {
