@@ -142,28 +142,6 @@ std::string OutputBytes::str() const {
   return out;
 }
 
-bool OutputBytes::PwriteTo(int fd, uint64_t offset) const {
-  for (const Piece& p : pieces_) {
-    std::string read;  // a file range's bytes
-    const char* data = p.bytes ? p.bytes->data() + p.offset : nullptr;
-    if (!data) {
-      OutputBytes range;
-      range.Add(p);
-      read = range.str();
-      if (read.size() != p.size) return false;
-      data = read.data();
-    }
-    for (uint64_t done = 0; done < p.size;) {
-      ssize_t w = pwrite(fd, data + done, p.size - done, static_cast<off_t>(offset + done));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return false;
-      done += static_cast<uint64_t>(w);
-    }
-    offset += p.size;
-  }
-  return true;
-}
-
 bool OutputBytes::WriteTo(int fd) const {
   // Runs of in-memory pieces go in one writev each; file ranges by
   // sendfile.

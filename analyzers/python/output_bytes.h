@@ -38,9 +38,6 @@ class OutputBytes {
   // Writes all of it to `fd`; false, with errno set, when a write or read
   // fails or a file range turns out shorter than it was.
   bool WriteTo(int fd) const;
-  // Writes all of it into `fd` at `offset` (pwrite: the file position is
-  // left alone, so threads may write other ranges of the same file).
-  bool PwriteTo(int fd, uint64_t offset) const;
 
  private:
   struct Piece {

@@ -163,35 +163,61 @@ std::unique_ptr<SegmentWriter> SegmentWriter::Begin(const std::string& dir,
   head.out.assign(kSegMagic, 8);
   Hash(head, id);
   w->end_ = head.out.size();
-  if (!OutputBytes(std::move(head.out)).WriteTo(fd)) w->failed_ = true;
+  w->queue_.emplace_back(std::move(head.out));
+  w->writer_ = std::thread([p = w.get()] { p->WriteQueued(); });
   return w;
 }
 
 SegmentWriter::~SegmentWriter() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.clear();  // not finished: nothing more is worth writing
+  }
+  Stop();
   if (fd_ >= 0) close(fd_);
   if (!finished_) unlink(tmp_.c_str());
 }
 
 void SegmentWriter::Add(size_t file, const OutputBytes& segment) {
-  // Places (under the lock) every segment that can be placed now, in file
-  // order; writes them (outside it) where they were placed.
-  std::vector<std::pair<uint64_t, OutputBytes>> placed;
+  std::lock_guard<std::mutex> lock(mu_);
+  waiting_[file] = segment;
+  bool more = false;
+  for (; next_ < waiting_.size() && waiting_[next_]; ++next_) {
+    offsets_[next_] = end_;
+    end_ += waiting_[next_]->size();
+    queue_.push_back(std::move(*waiting_[next_]));
+    waiting_[next_].reset();
+    more = true;
+  }
+  if (more) queued_.notify_one();
+}
+
+void SegmentWriter::WriteQueued() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, and nothing left
+    OutputBytes bytes = std::move(queue_.front());
+    queue_.pop_front();
+    const bool skip = failed_;  // after a failed write, nothing more
+    lock.unlock();
+    const bool ok = skip || bytes.WriteTo(fd_);
+    lock.lock();
+    failed_ = failed_ || !ok;
+  }
+}
+
+void SegmentWriter::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    waiting_[file] = segment;
-    for (; next_ < waiting_.size() && waiting_[next_]; ++next_) {
-      offsets_[next_] = end_;
-      end_ += waiting_[next_]->size();
-      placed.emplace_back(offsets_[next_], std::move(*waiting_[next_]));
-      waiting_[next_].reset();
-    }
+    stopping_ = true;
   }
-  for (const auto& [offset, bytes] : placed)
-    if (!failed_ && !bytes.PwriteTo(fd_, offset)) failed_ = true;
+  queued_.notify_one();
+  if (writer_.joinable()) writer_.join();
 }
 
 bool SegmentWriter::Finish() {
-  std::lock_guard<std::mutex> lock(mu_);
+  Stop();
   bool ok = !failed_ && next_ == waiting_.size();
   ok = close(fd_) == 0 && ok;
   fd_ = -1;

@@ -20,12 +20,14 @@
 #pragma once
 
 #include <array>
-#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "analyzers/python/output_bytes.h"
@@ -67,13 +69,15 @@ struct TreeOutput {
 // files). nullopt when missing, unreadable or malformed: all a miss.
 std::optional<TreeOutput> ReadTreeOutput(const std::string& dir, const core::Hash128& slot);
 
-// A new `.seg` file written while a scan goes on: each file's segment as
-// soon as it and every file before it are rendered, so that tens of
-// megabytes are not written after the scan on one core while the other
-// idles (docs/scan.md). Add is called from any thread, once for every
-// file; Finish renames the file into place, after which WriteTreeOutput
-// with each file's seg_offset set to Offset(i) and seg_id to the id given
-// writes only the index. Without Finish the file is removed.
+// A new `.seg` file written while a scan goes on, by a thread of its own:
+// each file's segment as soon as it and every file before it are rendered,
+// so that tens of megabytes are not written after the scan on one core
+// while the other idles, nor by the worker whose file was the last to
+// finish (docs/scan.md). Add is called from any thread, once for every
+// file; Finish waits for the writes and renames the file into place, after
+// which WriteTreeOutput with each file's seg_offset set to Offset(i) and
+// seg_id to the id given writes only the index. Without Finish the file is
+// removed.
 class SegmentWriter {
  public:
   // Removes the slot's entry and begins its new `.seg` file; null when it
@@ -91,15 +95,20 @@ class SegmentWriter {
 
  private:
   SegmentWriter(int fd, std::string tmp, std::string path, size_t files);
+  void WriteQueued();  // the writer thread
+  void Stop();         // lets the writer thread finish its queue, and joins it
+
   int fd_;
   std::string tmp_, path_;
   std::mutex mu_;
+  std::condition_variable queued_;
   std::vector<std::optional<OutputBytes>> waiting_;  // given, before an earlier file was
   std::vector<uint64_t> offsets_;
-  size_t next_ = 0;   // the first file not yet placed
-  uint64_t end_ = 0;  // where the next placed segment goes
-  std::atomic<bool> failed_{false};
-  bool finished_ = false;
+  size_t next_ = 0;                // the first file not yet queued
+  uint64_t end_ = 0;               // where the next queued segment goes
+  std::deque<OutputBytes> queue_;  // in file order, for the writer thread
+  bool stopping_ = false, failed_ = false, finished_ = false;
+  std::thread writer_;
 };
 
 // Replaces the entry of `slot` with `entry`. Segments that lie in the
