@@ -400,9 +400,9 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
       if (render_as_scanned) {
         parts[i].segment =
             RenderFileSegment(result.files[i].tests, result.files[i].path, layout, jobs);
+        if (seg_writer) seg_writer->Add(i, parts[i].segment);
         if (put.joinable()) put.join();
         std::vector<TestRecord>().swap(result.files[i].tests);
-        if (seg_writer) seg_writer->Add(i, parts[i].segment);
       }
       size_t d = done.fetch_add(1) + 1;
       if (main && options.progress) options.progress(d, todo.size());
