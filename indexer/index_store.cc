@@ -17,19 +17,12 @@
 #include <utility>
 
 #include "core/errors.h"
+#include "core/rocksdb_no_log.h"
 
 namespace testmap::indexer {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Readers must not write into the index directory (a LOG per query would
-// pile up, and a read-only mount would fail): they log nowhere.
-class NullLogger : public rocksdb::Logger {
- public:
-  using rocksdb::Logger::Logv;
-  void Logv(const char*, va_list) override {}
-};
 
 std::string UpperBound(std::string prefix) {
   while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
@@ -83,9 +76,11 @@ rocksdb::Options BaseOptions(OpenMode mode) {
   // Opening a handful of files needs no thread pool; RocksDB would start 16
   // threads per column family, which costs a short query more than its reads.
   options.max_file_opening_threads = 1;
-  options.keep_log_file_num = 2;
+  // Readers must not write into the index directory (a LOG per query would
+  // pile up, and a read-only mount would fail), and a writer's LOG on a full
+  // disk aborted `ingest` (core/rocksdb_no_log.h): none logs.
+  options.info_log = core::RocksDbNoLog();
   if (mode == OpenMode::kRead) {
-    options.info_log = std::make_shared<NullLogger>();
     static ReaderEnv* reader_env = new ReaderEnv();  // process-wide, as Env::Default() is
     options.env = reader_env;
     options.stats_dump_period_sec = 0;
@@ -464,6 +459,15 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
   std::string tmp = dir_ + "/.ingest-" + std::to_string(getpid());
   fs::remove_all(tmp);
   fs::create_directories(tmp);
+  // The staging files go whichever way the commit ends: a commit that fails
+  // on a full disk gives their space back at once.
+  struct Staging {
+    std::string dir;
+    ~Staging() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } staging{tmp};
   rocksdb::Options options = BaseOptions(mode_);
   // A batch that does not keep the counters blanks them (index_store.h).
   constexpr int kDefaultCf = static_cast<int>(Cf::kDefault);
@@ -500,16 +504,11 @@ void RocksIndexStore::Commit(const IndexBatch& batch) {
     }
     for (auto& t : writers) t.join();
   }
-  for (const auto& e : errors) {
-    if (e) {
-      fs::remove_all(tmp);
-      std::rethrow_exception(e);
-    }
-  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
   for (const auto& s : status) Check(s, "write");
   // The commit point: one MANIFEST write covering every column family.
   if (!args.empty()) Check(db_->IngestExternalFiles(args), "ingest");
-  fs::remove_all(tmp);
   if (unfinished_ && !Get(Cf::kDefault, kSchemaVersionKey)) {
     // The new index's completion mark, after its first data (unless the
     // batch wrote a version of its own, as tests of old schemas do).

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "core/rocksdb_no_log.h"
+
 namespace testmap::python {
 
 KeyValueCache::KeyValueCache(rocksdb::DB* db) : db_(db) {}
@@ -16,9 +18,9 @@ std::unique_ptr<KeyValueCache> KeyValueCache::Open(const std::string& dir, std::
   rocksdb::Options options;
   options.create_if_missing = true;
   options.compression = rocksdb::kLZ4Compression;
-  // A cache should not grow a trail of info logs, one per scan.
-  options.keep_log_file_num = 1;
-  options.info_log_level = rocksdb::WARN_LEVEL;
+  // No info log (core/rocksdb_no_log.h): a cache should not grow a trail of
+  // them, one per scan, and one on a full disk aborted the scan.
+  options.info_log = core::RocksDbNoLog();
   rocksdb::DB* db = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, dir, &db);
   if (!s.ok()) {

@@ -273,6 +273,28 @@ TEST_F(IndexBadInputTest, DirectoryThatIsNotAnIndex) {
   EXPECT_NE(r.err.find("no testmap index at"), std::string::npos) << r.err;
 }
 
+// A full disk, here a file-size limit (RocksDB's writes fail as on a full
+// disk, and no root is needed to set one): an error naming the index, exit
+// 1, the index as it was, and no staging files left taking space. It was
+// an abort in RocksDB's info log writer (core/rocksdb_no_log.h).
+TEST_F(IndexBadInputTest, AFullDiskIsAnErrorAndLeavesTheIndexAsItWas) {
+  const std::string trace = ExampleSuiteEvidence().trace;
+  for (int blocks : {8, 32, 64}) {  // sh's ulimit -f: blocks of 512 bytes
+    auto r = RunCommand({"sh", "-c",
+                         "trap '' XFSZ; ulimit -f " + std::to_string(blocks) + "; exec '" +
+                             TestmapBin() + "' ingest --index '" + index_ + "' '" + trace + "'"});
+    EXPECT_EQ(r.rc, 1) << blocks << " blocks: " << r.err;
+    EXPECT_NE(r.err.find(index_ + ": index write failed"), std::string::npos) << r.err;
+    EXPECT_EQ(Dump(), before_) << blocks << " blocks";
+    for (const auto& e : fs::directory_iterator(index_))
+      EXPECT_FALSE(e.path().filename().string().starts_with(".ingest-")) << e.path();
+  }
+  // With room, the same ingest lands.
+  auto r = Testmap({"ingest", "--index", index_, trace});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(Dump(), before_);
+}
+
 TEST_F(IndexBadInputTest, UnknownDtypeListsTorchNames) {
   ASSERT_EQ(Testmap({"ingest", "--index", index_, ExampleSuiteEvidence().trace}).rc, 0);
   auto r = Testmap({"query", "--index", index_, "--op", "add", "--dtype", "float33"});

@@ -719,4 +719,40 @@ TEST(ScanCommand, WarmRescanFromTheTreeOutputIsTheUncachedAnswer) {
                                                ".seg", ".seg"}));
 }
 
+// A full cache disk, here a file-size limit (writes fail as on a full
+// disk; no root needed): the answer is the uncached one, exit 0, and no
+// half-written cache file is left; with room again the entry is written.
+TEST(ScanCommand, AFullCacheDiskChangesNoAnswer) {
+  TempDir d, cache;
+  testmap::testing::CopySourceFiles("examples/suite", d.path());
+  auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& e : fs::directory_iterator(d.path())) fs::last_write_time(e.path(), old);
+  fs::path snapshot = testmap::torch_snapshot::EnsureTorchSnapshot(
+      TESTMAP_PYTHON, testmap::torch_snapshot::DefaultCacheDir());
+  fs::create_directories(cache.path() / "torch-snapshots");
+  fs::copy_file(snapshot, cache.path() / "torch-snapshots" / snapshot.filename());
+  auto uncached = Testmap({"scan", ".", "--format", "jsonl", "--no-cache"}, d.path().string());
+  ASSERT_EQ(uncached.rc, 0) << uncached.err;
+  const std::string scan = "scan . --format jsonl --cache-dir '" + cache.path().string() + "'";
+  for (int kib : {1, 8, 32, 128}) {
+    // The limit on testmap alone, its answer through a pipe (a pipe has no
+    // size to limit; the file the test reads it from would).
+    auto r = RunCommand({"bash", "-c",
+                         "set -o pipefail; trap '' XFSZ; (ulimit -f " + std::to_string(kib) +
+                             "; exec '" + TestmapBin() + "' " + scan + ") | cat"},
+                        d.path().string());
+    EXPECT_EQ(r.rc, 0) << kib << " KiB: " << r.err;
+    EXPECT_TRUE(r.out == uncached.out) << kib << " KiB: " << r.err;
+    for (const auto& e : fs::recursive_directory_iterator(cache.path()))
+      EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  }
+  auto room = TestmapShell(scan, d.path().string());
+  EXPECT_EQ(room.out, uncached.out);
+  EXPECT_TRUE(fs::exists(cache.path() / "scan-output"));
+  size_t entries = 0;
+  for (const auto& e : fs::directory_iterator(cache.path() / "scan-output"))
+    entries += e.path().extension() == ".out";
+  EXPECT_EQ(entries, 1u);
+}
+
 }  // namespace
