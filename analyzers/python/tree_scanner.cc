@@ -470,11 +470,15 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   // A skipped file may be readable next time with the same stat.
   bool none_skipped = std::none_of(result.files.begin(), result.files.end(),
                                    [](const FileScan& f) { return f.skipped; });
-  if (tree && tree->stable && none_skipped) {
+  const bool writes_entry = tree && tree->stable && none_skipped;
+  // Segments a SegmentWriter wrote leave only the index to write; one that
+  // could not write them (a full disk) leaves nothing to try again.
+  const bool segments_written = writes_entry && seg_writer && seg_writer->Finish();
+  if (writes_entry && (!seg_writer || segments_written)) {
     entry.state = tree->state;
     entry.context = tree->context;
     if (prior) entry.seg_id = prior->seg_id;
-    if (seg_writer && seg_writer->Finish()) {
+    if (segments_written) {
       entry.seg_id = tree->state;
       for (size_t i = 0; i < files.size(); ++i) parts[i].seg_offset = seg_writer->Offset(i);
     }
