@@ -72,7 +72,7 @@ OutputBytes OutputBytes::FileRange(int fd, uint64_t offset, uint64_t size) {
   });
   p.offset = offset;
   p.size = size;
-  out.pieces_.push_back(std::move(p));
+  out.pieces_.push_back(std::move(p));  // even when empty: it owns the fd
   out.size_ = size;
   return out;
 }

@@ -48,10 +48,31 @@ void Hash(ByteWriter& w, const core::Hash128& h) {
 // .seg file, at an offset of that file.
 enum Where : uint64_t { kInline = 0, kSeg = 1 };
 
+// The .seg file's first bytes: its magic and the id an index names it by.
+OutputBytes SegHead(const core::Hash128& id) {
+  ByteWriter head;
+  head.out.assign(kSegMagic, 8);
+  Hash(head, id);
+  return OutputBytes(std::move(head.out));
+}
+
+// Removes the slot's entry before a new .seg file is written: it is stale
+// (its state is not the new one), and once removed its page cache is free,
+// so the new file's tens of megabytes reuse those pages instead of ones the
+// kernel has not touched yet, which cost several times more to fill on a
+// virtual machine (docs/scan.md). A reader in between misses, and scans.
+void RemoveEntry(const std::string& dir, const core::Hash128& slot) {
+  unlink(EntryPath(dir, slot, ".out").c_str());
+  unlink(EntryPath(dir, slot, ".seg").c_str());
+}
+
+// Where a file is written before it is renamed to `path`.
+std::string TempPath(const std::string& path) { return path + ".tmp" + std::to_string(getpid()); }
+
 // Writes `parts` to a new file at `path` (through a temporary, renamed
 // into place); false when any step fails (nothing is left behind then).
 bool WriteFile(const std::string& path, const std::vector<const OutputBytes*>& parts) {
-  std::string tmp = path + ".tmp" + std::to_string(getpid());
+  std::string tmp = TempPath(path);
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   bool ok = true;
@@ -150,20 +171,15 @@ std::unique_ptr<SegmentWriter> SegmentWriter::Begin(const std::string& dir,
                                                     const core::Hash128& id, size_t files) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  // The old entry is stale: removed first, so that the new file's writes
-  // take the page cache it frees (WriteTreeOutput says why).
+  RemoveEntry(dir, slot);
   std::string path = EntryPath(dir, slot, ".seg");
-  unlink(EntryPath(dir, slot, ".out").c_str());
-  unlink(path.c_str());
-  std::string tmp = path + ".tmp" + std::to_string(getpid());
+  std::string tmp = TempPath(path);
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return nullptr;
   std::unique_ptr<SegmentWriter> w(new SegmentWriter(fd, tmp, path, files));
-  ByteWriter head;
-  head.out.assign(kSegMagic, 8);
-  Hash(head, id);
-  w->end_ = head.out.size();
-  w->queue_.emplace_back(std::move(head.out));
+  OutputBytes head = SegHead(id);
+  w->end_ = head.size();
+  w->queue_.push_back(std::move(head));
   w->writer_ = std::thread([p = w.get()] { p->WriteQueued(); });
   return w;
 }
@@ -239,11 +255,7 @@ void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const Tr
   core::Hash128 seg_id = keep_seg ? entry.seg_id : entry.state;
 
   // Each segment's place in the new files, and the bytes to write.
-  OutputBytes inline_bytes, seg_bytes;
-  ByteWriter seg_head;
-  seg_head.out.assign(kSegMagic, 8);
-  Hash(seg_head, seg_id);
-  seg_bytes.Append(std::move(seg_head.out));
+  OutputBytes inline_bytes, seg_bytes = SegHead(seg_id);
   ByteWriter summary;
   auto place_inline = [&](const OutputBytes& bytes) {
     summary.U64(kInline);
@@ -289,15 +301,8 @@ void WriteTreeOutput(const std::string& dir, const core::Hash128& slot, const Tr
 
   std::string index_path = EntryPath(dir, slot, ".out");
   if (!keep_seg) {
-    // The slot's old entry is stale (its state is not this one): removed
-    // first, its page cache is free before the new .seg file's tens of
-    // megabytes are written, and the write reuses those pages instead of
-    // ones the kernel has not touched yet, which cost several times more
-    // to fill on a virtual machine (docs/scan.md). A reader in between
-    // misses, and scans.
+    RemoveEntry(dir, slot);
     std::string seg_path = EntryPath(dir, slot, ".seg");
-    unlink(index_path.c_str());
-    unlink(seg_path.c_str());
     if (!WriteFile(seg_path, {&seg_bytes})) return;
   }
   OutputBytes head(std::move(index_head.out)), rest(std::move(summary.out));

@@ -344,8 +344,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   auto render = [&](size_t i) {
     parts[i].segment = RenderFileSegment(result.files[i].tests, result.files[i].path, layout, jobs);
-    std::vector<TestRecord>().swap(result.files[i].tests);
   };
+  auto drop_records = [&](size_t i) { std::vector<TestRecord>().swap(result.files[i].tests); };
   const bool render_as_scanned = options.output && layout.format != ScanFormat::kTable;
 
   // A tree with no entry to take segments from writes its new one as
@@ -398,11 +398,10 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
       parts[i].tests = result.files[i].tests.size();
       parts[i].longest_id = LongestId(result.files[i].tests);
       if (render_as_scanned) {
-        parts[i].segment =
-            RenderFileSegment(result.files[i].tests, result.files[i].path, layout, jobs);
+        render(i);
         if (seg_writer) seg_writer->Add(i, parts[i].segment);
         if (put.joinable()) put.join();
-        std::vector<TestRecord>().swap(result.files[i].tests);
+        drop_records(i);
       }
       size_t d = done.fetch_add(1) + 1;
       if (main && options.progress) options.progress(d, todo.size());
@@ -445,7 +444,10 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
       scan_files(rest);
       todo.insert(todo.end(), rest.begin(), rest.end());
     }
-    ForEachOnThreads(todo.size(), jobs, [&](size_t k, bool) { render(todo[k]); });
+    ForEachOnThreads(todo.size(), jobs, [&](size_t k, bool) {
+      render(todo[k]);
+      drop_records(todo[k]);
+    });
   }
   // The cache's table file is written beside the rendering (joined on
   // return, whichever way).
