@@ -84,21 +84,21 @@ bool ReadTypeCall(const EvaluatedArgs& args, const Evaluator& ev, const BaseOf& 
     *why = "cannot evaluate the class name " + ev.Text(name_node);
     return false;
   }
-  for (uint32_t i = 0, n = ts_node_named_child_count(ns); i < n && Is(ns, "dictionary"); ++i)
-    if (!Is(ts_node_named_child(ns, i), "comment")) {
-      *why = "a class made with members in its namespace is not followed";
-      return false;
-    }
   if (!Is(ns, "dictionary")) {
     *why = "cannot tell what namespace " + ev.Text(ns) + " holds";
     return false;
   }
+  for (TSNode member : NamedChildren(ns))
+    if (!Is(member, "comment")) {
+      *why = "a class made with members in its namespace is not followed";
+      return false;
+    }
   // The bases' nodes, to name an imported base (`TestCase`) as the module's
   // imports resolve it: a tuple written out.
   std::vector<TSNode> nodes;
   if (Is(bases_node, "tuple"))
-    for (uint32_t i = 0, n = ts_node_named_child_count(bases_node); i < n; ++i)
-      if (TSNode b = ts_node_named_child(bases_node, i); !Is(b, "comment")) nodes.push_back(b);
+    for (TSNode b : NamedChildren(bases_node))
+      if (!Is(b, "comment")) nodes.push_back(b);
   if (bases.kind != Value::Kind::kList || nodes.size() != bases.items.size()) {
     *why = "cannot evaluate the bases " + ev.Text(bases_node);
     return false;

@@ -90,8 +90,7 @@ bool Evaluator::Compile(TSNode n, const std::string& var, bool exact, const Loca
     TSNode callee = Field(n, "function");
     TSNode list = Field(n, "arguments");
     if (ts_node_is_null(list) || !Is(list, "argument_list") || reads_local(callee)) return false;
-    for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
-      TSNode a = ts_node_named_child(list, i);
+    for (TSNode a : NamedChildren(list)) {
       if (Is(a, "comment")) continue;
       if (Is(a, "keyword_argument") || Is(a, "list_splat") || Is(a, "dictionary_splat"))
         return false;
@@ -113,10 +112,7 @@ bool Evaluator::Compile(TSNode n, const std::string& var, bool exact, const Loca
 }
 
 bool Evaluator::MentionsName(TSNode n, const std::string& name) const {
-  if (Is(n, "identifier")) return module_.Text(n) == name;
-  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i)
-    if (MentionsName(ts_node_named_child(n, i), name)) return true;
-  return false;
+  return AnyNode(n, [&](TSNode d) { return Is(d, "identifier") && module_.Text(d) == name; });
 }
 
 // The interpreter evaluates what does not read the loop variable with

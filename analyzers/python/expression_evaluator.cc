@@ -299,10 +299,8 @@ const Evaluator::Locals* Evaluator::ClassScope(const ClassDef& c) {
 }
 
 bool Evaluator::Mentions(TSNode n, const std::function<bool(const std::string&)>& is_name) const {
-  if (Is(n, "identifier")) return is_name(std::string(module_.Text(n)));
-  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i)
-    if (Mentions(ts_node_named_child(n, i), is_name)) return true;
-  return false;
+  return AnyNode(
+      n, [&](TSNode d) { return Is(d, "identifier") && is_name(std::string(module_.Text(d))); });
 }
 
 Value Evaluator::Eval(TSNode n, const Locals* locals) {
@@ -354,8 +352,8 @@ Value Evaluator::EvalUncached(TSNode n, const Locals* locals) {
   if (type == "string") return EvalString(n, locals);
   if (type == "concatenated_string") {
     std::string s;
-    for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
-      Value part = EvalString(ts_node_named_child(n, i), locals);
+    for (TSNode piece : NamedChildren(n)) {
+      Value part = EvalString(piece, locals);
       if (part.kind != Value::Kind::kStr) return Value::Unknown(Text(n));
       s += part.text;
     }
@@ -407,8 +405,8 @@ Value Evaluator::EvalUncached(TSNode n, const Locals* locals) {
     if (Is(sub, "slice")) {
       int64_t bounds[2] = {0, size};
       int k = 0;
-      for (uint32_t i = 0, c = ts_node_child_count(sub); i < c && k < 2; ++i) {
-        TSNode ch = ts_node_child(sub, i);
+      for (TSNode ch : Children(sub)) {
+        if (k >= 2) break;
         if (!ts_node_is_named(ch)) {
           if (module_.Text(ch) == ":") ++k;
           continue;
@@ -455,8 +453,7 @@ Value Evaluator::EvalString(TSNode n, const Locals* locals) {
   }
   // f-string: literal parts come from the children between interpolations.
   std::string out;
-  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
-    TSNode part = ts_node_named_child(n, i);
+  for (TSNode part : NamedChildren(n)) {
     if (Is(part, "string_content") || Is(part, "escape_sequence")) {
       auto decoded = Unescape(module_.Text(part), raw && Is(part, "string_content"));
       if (!decoded) return Value::Unknown(std::string(text));
@@ -627,8 +624,7 @@ Evaluator::Args Evaluator::EvalArgs(TSNode call, const Locals* locals) {
     args.positional.push_back(Eval(list, locals));
     return args;
   }
-  for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
-    TSNode a = ts_node_named_child(list, i);
+  for (TSNode a : NamedChildren(list)) {
     if (Is(a, "comment")) continue;
     if (Is(a, "keyword_argument")) {
       std::string name = Text(Field(a, "name"));
@@ -692,8 +688,7 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
     TSNode block = module_.FunctionBody(fn.node);
     if (ts_node_is_null(block)) return Value::Unknown(fn.text);  // a syntax error in it
     TSNode ret{};
-    for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
-      TSNode s = ts_node_named_child(block, i);
+    for (TSNode s : NamedChildren(block)) {
       if (Is(s, "comment")) continue;
       if (Is(s, "return_statement")) {
         ret = s;
@@ -716,8 +711,7 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
   Locals locals;
   size_t k = 0;
   if (!ts_node_is_null(params)) {
-    for (uint32_t i = 0, c = ts_node_named_child_count(params); i < c; ++i) {
-      TSNode p = ts_node_named_child(params, i);
+    for (TSNode p : NamedChildren(params)) {
       if (Is(p, "identifier")) {
         if (k >= args.size()) return Value::Unknown(fn.text);
         locals[Text(p)] = args[k++];
@@ -738,8 +732,7 @@ Value Evaluator::Call(const Value& fn, const std::vector<Value>& args) {
 
 Value Evaluator::EvalSequence(TSNode n, const Locals* locals) {
   std::vector<Value> items;
-  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
-    TSNode e = ts_node_named_child(n, i);
+  for (TSNode e : NamedChildren(n)) {
     if (Is(e, "comment")) continue;
     if (Is(e, "list_splat")) {
       Value v = Eval(ts_node_named_child(e, 0), locals);
@@ -755,8 +748,7 @@ Value Evaluator::EvalSequence(TSNode n, const Locals* locals) {
 Value Evaluator::EvalComprehension(TSNode n, const Locals* locals) {
   TSNode body = Field(n, "body");
   std::vector<TSNode> clauses;
-  for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
-    TSNode ch = ts_node_named_child(n, i);
+  for (TSNode ch : NamedChildren(n)) {
     if (Is(ch, "for_in_clause") || Is(ch, "if_clause")) clauses.push_back(ch);
   }
   std::vector<Value> out;
@@ -792,8 +784,7 @@ Value Evaluator::EvalComprehension(TSNode n, const Locals* locals) {
     if (Is(left, "identifier")) {
       names.push_back(Text(left));
     } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern")) {
-      for (uint32_t i = 0, m = ts_node_named_child_count(left); i < m; ++i) {
-        TSNode p = ts_node_named_child(left, i);
+      for (TSNode p : NamedChildren(left)) {
         if (!Is(p, "identifier")) {
           ok = false;
           return;
@@ -873,8 +864,7 @@ Value Evaluator::EvalComparison(TSNode n, const Locals* locals) {
   // Chains (a < b < c) evaluate pairwise, as Python does.
   std::vector<TSNode> operands;
   std::vector<std::string> ops;
-  for (uint32_t i = 0, c = ts_node_child_count(n); i < c; ++i) {
-    TSNode ch = ts_node_child(n, i);
+  for (TSNode ch : Children(n)) {
     if (ts_node_is_named(ch))
       operands.push_back(ch);
     else

@@ -11,14 +11,23 @@ namespace {
 constexpr std::string_view kSetattrCall = "setattr(";
 constexpr std::string_view kGlobalsBinding = "globals()[";
 
+// The expressions of a decorated definition's decorators (`dtypes(...)` of
+// `@dtypes(...)`), in source order; none for any other node.
+std::vector<TSNode> DecoratorExpressions(TSNode outer) {
+  std::vector<TSNode> out;
+  if (!Is(outer, "decorated_definition")) return out;
+  for (TSNode d : NamedChildren(outer))
+    if (Is(d, "decorator") && ts_node_named_child_count(d) > 0)
+      out.push_back(ts_node_named_child(d, 0));
+  return out;
+}
+
 class ModelBuilder {
  public:
   explicit ModelBuilder(const ParsedModule& m) : m_(m) {}
 
   ModuleModel Build() {
-    TSNode root = m_.root();
-    for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i)
-      TopLevel(ts_node_named_child(root, i));
+    for (TSNode s : NamedChildren(m_.root())) TopLevel(s);
     return std::move(model_);
   }
 
@@ -27,31 +36,19 @@ class ModelBuilder {
 
   FunctionDef ReadFunction(TSNode def, TSNode outer) { return ReadFunctionDef(m_, def, outer); }
 
-  std::vector<TSNode> Decorators(TSNode decorated) {
-    std::vector<TSNode> out;
-    for (uint32_t i = 0, n = ts_node_named_child_count(decorated); i < n; ++i) {
-      TSNode d = ts_node_named_child(decorated, i);
-      if (Is(d, "decorator") && ts_node_named_child_count(d) > 0)
-        out.push_back(ts_node_named_child(d, 0));
-    }
-    return out;
-  }
-
   ClassDef ReadClass(TSNode node, TSNode outer) {
     ClassDef c;
     c.node = node;
     c.outer = outer;
     c.name = Str(Field(node, "name"));
-    if (Is(outer, "decorated_definition")) c.decorators = Decorators(outer);
+    c.decorators = DecoratorExpressions(outer);
     TSNode supers = Field(node, "superclasses");
     if (!ts_node_is_null(supers))
-      for (uint32_t i = 0, n = ts_node_named_child_count(supers); i < n; ++i) {
-        TSNode b = ts_node_named_child(supers, i);
+      for (TSNode b : NamedChildren(supers)) {
         if (!Is(b, "keyword_argument") && !Is(b, "comment")) c.bases.push_back(b);
       }
     TSNode body = Field(node, "body");
-    for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; ++i) {
-      TSNode s = ts_node_named_child(body, i);
+    for (TSNode s : NamedChildren(body)) {
       TSNode def = s;
       if (Is(s, "decorated_definition")) def = Field(s, "definition");
       if (Is(def, "function_definition")) {
@@ -76,8 +73,7 @@ class ModelBuilder {
 
   void Import(TSNode s) {
     if (Is(s, "import_statement")) {
-      for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
-        TSNode name = ts_node_named_child(s, i);
+      for (TSNode name : NamedChildren(s)) {
         if (Is(name, "aliased_import")) {
           Bind(Str(Field(name, "alias")), Str(Field(name, "name")));
         } else if (Is(name, "dotted_name")) {
@@ -89,10 +85,10 @@ class ModelBuilder {
       }
       return;
     }
-    std::string module = Str(Field(s, "module_name"));
-    for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
-      TSNode name = ts_node_named_child(s, i);
-      if (ts_node_eq(name, Field(s, "module_name"))) continue;
+    TSNode module_name = Field(s, "module_name");
+    std::string module = Str(module_name);
+    for (TSNode name : NamedChildren(s)) {
+      if (ts_node_eq(name, module_name)) continue;
       int line = ParsedModule::FirstLine(s);
       if (Is(name, "aliased_import")) {
         Bind(Str(Field(name, "alias")), module + "." + Str(Field(name, "name")));
@@ -192,11 +188,9 @@ class ModelBuilder {
     } else if (Is(s, "import_statement") || Is(s, "import_from_statement")) {
       Import(s);
     } else if (Is(s, "delete_statement")) {
-      for (uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i) {
-        TSNode t = ts_node_named_child(s, i);
+      for (TSNode t : NamedChildren(s)) {
         if (Is(t, "expression_list"))
-          for (uint32_t k = 0, m = ts_node_named_child_count(t); k < m; ++k)
-            Delete(ts_node_named_child(t, k));
+          for (TSNode name : NamedChildren(t)) Delete(name);
         else
           Delete(t);
       }
@@ -245,9 +239,9 @@ class ModelBuilder {
   // `if TEST_SCIPY: import scipy`: a block that only imports defines no
   // test, whichever way its condition goes.
   bool OnlyImports(TSNode n) const {
-    for (uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
-      TSNode ch = ts_node_named_child(n, i);
-      if (ts_node_eq(ch, Field(n, "condition"))) continue;
+    TSNode condition = Field(n, "condition");
+    for (TSNode ch : NamedChildren(n)) {
+      if (ts_node_eq(ch, condition)) continue;
       std::string_view t = ts_node_type(ch);
       if (t == "block" || t == "else_clause" || t == "elif_clause") {
         if (!OnlyImports(ch)) return false;
@@ -278,19 +272,12 @@ FunctionDef ReadFunctionDef(const ParsedModule& m, TSNode def, TSNode outer) {
   f.outer = outer;
   TSNode name = Field(def, "name");  // none for a lambda
   if (!ts_node_is_null(name)) f.name = std::string(m.Text(name));
-  if (Is(outer, "decorated_definition"))
-    for (uint32_t i = 0, n = ts_node_named_child_count(outer); i < n; ++i) {
-      TSNode d = ts_node_named_child(outer, i);
-      if (Is(d, "decorator") && ts_node_named_child_count(d) > 0)
-        f.decorators.push_back(ts_node_named_child(d, 0));
-    }
+  f.decorators = DecoratorExpressions(outer);
   std::string_view text = m.Text(def);
   f.calls_setattr = text.find(kSetattrCall) != std::string_view::npos;
   f.binds_globals = text.find(kGlobalsBinding) != std::string_view::npos;
   TSNode params = Field(def, "parameters");
-  for (uint32_t i = 0, n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params); i < n;
-       ++i) {
-    TSNode p = ts_node_named_child(params, i);
+  for (TSNode p : NamedChildren(params)) {
     if (Is(p, "identifier")) {
       f.params.push_back(std::string(m.Text(p)));
     } else {

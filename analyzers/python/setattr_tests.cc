@@ -109,8 +109,8 @@ Value SetattrRunner::CallDef(const Value& fn, const std::vector<Value>& args) {
 }
 
 SetattrRunner::Flow SetattrRunner::Block(TSNode block, Frame& f) {
-  for (uint32_t i = 0, c = ts_node_named_child_count(block); i < c; ++i) {
-    Flow flow = Statement1(ts_node_named_child(block, i), f);
+  for (TSNode s : NamedChildren(block)) {
+    Flow flow = Statement1(s, f);
     if (flow != Flow::kNext) return flow;
   }
   return Flow::kNext;
@@ -137,9 +137,7 @@ bool SetattrRunner::Assign(TSNode target, const Value& v, Frame& f) {
       return true;
   }
   if (Is(target, "pattern_list") || Is(target, "tuple_pattern") || Is(target, "list_pattern")) {
-    std::vector<TSNode> names;
-    for (uint32_t i = 0, c = ts_node_named_child_count(target); i < c; ++i)
-      names.push_back(ts_node_named_child(target, i));
+    std::vector<TSNode> names = NamedChildren(target);
     if (v.kind != Value::Kind::kList || v.items.size() != names.size())
       return Stop(target, "cannot unpack `" + v.text + "` into " + std::string(m_.Text(target)));
     for (size_t i = 0; i < names.size(); ++i)
@@ -189,8 +187,7 @@ bool SetattrRunner::EvaluateArguments(TSNode call, Frame& f, EvaluatedArgs* out)
   TSNode list = Field(call, "arguments");
   if (!Is(list, "argument_list"))
     return Stop(call, "cannot follow the arguments of " + std::string(m_.Text(call)));
-  for (uint32_t i = 0, c = ts_node_named_child_count(list); i < c; ++i) {
-    TSNode a = ts_node_named_child(list, i);
+  for (TSNode a : NamedChildren(list)) {
     if (Is(a, "comment")) continue;
     if (Is(a, "dictionary_splat"))
       return Stop(a, "cannot follow the arguments of " + std::string(m_.Text(call)));
@@ -372,8 +369,7 @@ SetattrRunner::Flow SetattrRunner::Statement1(TSNode s, Frame& f) {
   if (type == "if_statement") {
     // if / elif... / else, in order.
     std::vector<std::pair<TSNode, TSNode>> arms{{Field(s, "condition"), Field(s, "consequence")}};
-    for (uint32_t i = 0, c = ts_node_named_child_count(s); i < c; ++i) {
-      TSNode ch = ts_node_named_child(s, i);
+    for (TSNode ch : NamedChildren(s)) {
       if (Is(ch, "elif_clause"))
         arms.push_back({Field(ch, "condition"), Field(ch, "consequence")});
       else if (Is(ch, "else_clause"))
@@ -419,8 +415,7 @@ Value SetattrRunner::Expr(TSNode e, Frame& f) {
   // A tuple of classes (type()'s bases) holds the module's classes.
   if (Is(e, "tuple") || Is(e, "list")) {
     std::vector<Value> items;
-    for (uint32_t i = 0, c = ts_node_named_child_count(e); i < c; ++i) {
-      TSNode item = ts_node_named_child(e, i);
+    for (TSNode item : NamedChildren(e)) {
       if (Is(item, "comment")) continue;
       if (Is(item, "list_splat")) return ev_.Eval(e, f.vars.get());
       items.push_back(Expr(item, f));
@@ -455,8 +450,7 @@ Value SetattrRunner::CallFunction(const Value& fn, const EvaluatedArgs& args, TS
   TSNode params = Field(fn.node, "parameters");
   size_t k = 0, keywords = 0;
   bool keyword_only = false;  // after `*rest`
-  for (uint32_t i = 0, c = ts_node_named_child_count(params); i < c; ++i) {
-    TSNode p = ts_node_named_child(params, i);
+  for (TSNode p : NamedChildren(params)) {
     if (Is(p, "comment")) continue;
     if (Is(p, "list_splat_pattern") && ts_node_named_child_count(p) == 1 && !keyword_only) {
       std::vector<Value> rest;
