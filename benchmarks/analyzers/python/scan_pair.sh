@@ -18,7 +18,10 @@ cd "$dir"
 cold() {  # prints "wall cpu" of one cold scan by binary $1
   local cache
   cache=$(mktemp -d)
+  # The snapshot and where each Python found torch, as after one scan
+  # (without the records every scan started Python to locate torch).
   mkdir -p "$cache/torch-snapshots" && cp "$snapshot" "$cache/torch-snapshots/"
+  cp "$(dirname "$snapshot")"/located-*.txt "$cache/torch-snapshots/" 2>/dev/null || true
   if ! /usr/bin/time -o "$cache/time" -f "%e %U %S" "$1" scan . --cache-dir "$cache" \
     --format jsonl >/dev/null 2>"$cache/err"; then
     echo "$0: $1 scan failed:" >&2
