@@ -1,6 +1,8 @@
 #include "analyzers/python/scan_cache.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 
 #include "analyzers/python/byte_record.h"
@@ -17,31 +19,53 @@ std::string Key(const core::Hash128& content, const core::Hash128& context) {
   return k;
 }
 
-// 3: a record's field equal to the previous record's is written as kSame.
-constexpr uint32_t kEncodingVersion = 3;
+// 4: fields after a varint marker; node and generic ids derived from the
+// class and method when they can be. (3: a 32-bit length or kSame before
+// every field, ids always written.)
+constexpr uint32_t kEncodingVersion = 4;
 
-// In place of a field's length: "as in the previous record". The instances
-// of one generic test (an @ops test has one per op and dtype, 23,514 in the
-// real test_unary_ufuncs.py) share most fields, and writing them once keeps
-// a cold scan from copying them into the cache thousands of times.
-constexpr uint32_t kSame = 0xFFFFFFFF;
+// A record's field is written after a varint marker:
+//   kSame     as in the previous record (malformed in the first record);
+//   kDerived  an id: path, class and method joined as pytest joins them;
+//   n + kBytes  n bytes follow (a list: n items follow).
+// The instances of one generic test (an @ops test has one per op and dtype,
+// 23,514 in the real test_unary_ufuncs.py) share most fields, and their ids
+// repeat their class and method: written once and derived, a cold scan's
+// cache entries are a third the size (7.3 -> 2.6 MB for the nine real
+// files), and it puts and flushes that much less.
+constexpr uint64_t kSame = 0, kDerived = 1, kBytes = 2;
 
-// Writes the fields of one record after another, each either its bytes or
-// kSame.
+// `::cls::name` (`::name` without a class): an id after its file's path.
+std::string IdTail(const std::string& cls, const std::string& name) {
+  std::string id;
+  id.reserve(cls.size() + name.size() + 4);
+  if (!cls.empty()) (id += "::") += cls;
+  return (id += "::") += name;
+}
+
+// Writes the fields of one record after another.
 class FieldWriter {
  public:
   explicit FieldWriter(ByteWriter& w) : w_(w) {}
   void Str(std::string_view s, std::string_view before) {
-    if (first_ || s != before)
-      w_.Str(s);
-    else
-      w_.U32(kSame);
+    if (!first_ && s == before) return w_.Varint(kSame);
+    Bytes(s);
+  }
+  // An id's tail (after the path): derived when the class and method say it.
+  void Id(std::string_view tail, std::string_view before, const std::string& derived) {
+    if (!first_ && tail == before) return w_.Varint(kSame);
+    if (tail == derived) return w_.Varint(kDerived);
+    Bytes(tail);
   }
   template <class Vector, class Item>
   void List(const Vector& v, const Vector& before, Item item) {
-    if (!first_ && v == before) return w_.U32(kSame);
-    w_.U32(static_cast<uint32_t>(v.size()));
+    if (!first_ && v == before) return w_.Varint(kSame);
+    w_.Varint(v.size() + kBytes);
     for (const auto& x : v) item(x);
+  }
+  void Bytes(std::string_view s) {
+    w_.Varint(s.size() + kBytes);
+    w_.out.append(s);
   }
   void Next() { first_ = false; }
 
@@ -50,37 +74,44 @@ class FieldWriter {
   bool first_ = true;
 };
 
-// Reads what FieldWriter wrote: kSame takes the previous record's value
-// (and is malformed in the first record).
+// Reads what FieldWriter wrote.
 class FieldReader {
  public:
   explicit FieldReader(ByteReader& r) : r_(r) {}
-  // `same` is set when the field was the previous record's.
-  bool Str(std::string* s, const std::string& before, bool* same = nullptr) {
-    uint32_t n;
-    if (!r_.U32(&n)) return false;
-    if (same) *same = n == kSame;
-    if (n == kSame) {
+  // `marker` is set to what preceded the field.
+  bool Str(std::string* s, const std::string& before, uint64_t* marker = nullptr) {
+    uint64_t m;
+    if (!r_.Varint(&m)) return false;
+    if (marker) *marker = m;
+    if (m == kSame) {
       *s = before;
       return !first_;
     }
-    std::string_view v;
-    if (!r_.Bytes(n, &v)) return false;
-    s->assign(v);
-    return true;
+    if (m == kDerived) return marker != nullptr;  // only ids are derived
+    return Bytes(m - kBytes, s);
   }
   template <class Vector, class Item>
   bool List(Vector* v, const Vector& before, Item item) {
-    uint32_t n;
-    if (!r_.U32(&n)) return false;
-    if (n == kSame) {
+    uint64_t m;
+    if (!r_.Varint(&m) || m == kDerived) return false;
+    if (m == kSame) {
       *v = before;
       return !first_;
     }
-    if (n > r_.left()) return false;  // every item takes at least a byte
-    v->resize(n);
+    if (m - kBytes > r_.left()) return false;  // every item takes at least a byte
+    v->resize(m - kBytes);
     for (auto& x : *v)
       if (!item(x)) return false;
+    return true;
+  }
+  bool Bytes(std::string* s) {
+    uint64_t n;
+    return r_.Varint(&n) && n >= kBytes && Bytes(n - kBytes, s);
+  }
+  bool Bytes(uint64_t n, std::string* s) {
+    std::string_view v;
+    if (n > r_.left() || !r_.Bytes(static_cast<uint32_t>(n), &v)) return false;
+    s->assign(v);
     return true;
   }
   void Next() { first_ = false; }
@@ -107,27 +138,29 @@ std::string EncodeFileScan(const FileScan& scan) {
   FieldWriter f(w);
   // The previous record (the first is compared with itself, and written whole).
   const TestRecord* p = scan.tests.empty() ? nullptr : &scan.tests.front();
-  auto str = [&w](const std::string& s) { w.Str(s); };
+  auto str = [&f](const std::string& s) { f.Bytes(s); };
   for (const auto& t : scan.tests) {
-    f.Str(std::string_view(t.nodeid).substr(prefix), std::string_view(p->nodeid).substr(prefix));
-    f.Str(std::string_view(t.generic_id).substr(prefix),
-          std::string_view(p->generic_id).substr(prefix));
+    // The ids after the names they are derived from.
     f.Str(t.cls, p->cls);
     f.Str(t.method, p->method);
     f.Str(t.generic_class, p->generic_class);
     f.Str(t.generic_method, p->generic_method);
+    f.Id(std::string_view(t.nodeid).substr(prefix), std::string_view(p->nodeid).substr(prefix),
+         IdTail(t.cls, t.method));
+    f.Id(std::string_view(t.generic_id).substr(prefix),
+         std::string_view(p->generic_id).substr(prefix), IdTail(t.generic_class, t.generic_method));
     f.Str(t.kind, p->kind);
-    w.U32(static_cast<uint32_t>(t.line_start));
-    w.U32(static_cast<uint32_t>(t.line_end));
+    w.Varint(static_cast<uint32_t>(t.line_start));
+    w.Varint(static_cast<uint32_t>(t.line_end));
     f.Str(t.params.device, p->params.device);
     f.List(t.params.dtypes, p->params.dtypes, str);
     f.Str(t.params.op, p->params.op);
     f.Str(t.params.op_variant, p->params.op_variant);
     f.Str(t.params.module, p->params.module);
-    w.U32(t.params.training ? (*t.params.training ? 2 : 1) : 0);
-    f.List(t.params.values, p->params.values, [&w](const auto& kv) {
-      w.Str(kv.first);
-      w.Str(kv.second);
+    w.Varint(t.params.training ? (*t.params.training ? 2 : 1) : 0);
+    f.List(t.params.values, p->params.values, [&f](const auto& kv) {
+      f.Bytes(kv.first);
+      f.Bytes(kv.second);
     });
     f.List(t.decorators, p->decorators, str);
     f.List(t.skips, p->skips, str);
@@ -164,30 +197,38 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
   FieldReader f(r);
   const TestRecord none;
   const TestRecord* p = &none;  // the previous record
-  auto str = [&r](std::string& s) { return r.Str(&s); };
+  auto str = [&f](std::string& s) { return f.Bytes(&s); };
+  // An id: the previous record's whole, derived, or its tail after the path.
+  auto id = [&](std::string* s, const std::string& before, const std::string& cls,
+                const std::string& name) {
+    uint64_t marker;
+    if (!f.Str(s, before, &marker)) return false;
+    if (marker == kDerived) *s = IdTail(cls, name);
+    if (marker != kSame) s->insert(0, path);
+    return true;
+  };
   for (auto& t : out->tests) {
-    uint32_t a, b, training;
-    bool same_id = false, same_generic = false;  // then the path is there already
-    if (!f.Str(&t.nodeid, p->nodeid, &same_id) ||
-        !f.Str(&t.generic_id, p->generic_id, &same_generic) || !f.Str(&t.cls, p->cls) ||
-        !f.Str(&t.method, p->method) || !f.Str(&t.generic_class, p->generic_class) ||
-        !f.Str(&t.generic_method, p->generic_method) || !f.Str(&t.kind, p->kind) || !r.U32(&a) ||
-        !r.U32(&b) || !f.Str(&t.params.device, p->params.device) ||
+    uint64_t a, b, training;
+    if (!f.Str(&t.cls, p->cls) || !f.Str(&t.method, p->method) ||
+        !f.Str(&t.generic_class, p->generic_class) ||
+        !f.Str(&t.generic_method, p->generic_method) ||
+        !id(&t.nodeid, p->nodeid, t.cls, t.method) ||
+        !id(&t.generic_id, p->generic_id, t.generic_class, t.generic_method) ||
+        !f.Str(&t.kind, p->kind) || !r.Varint(&a) || !r.Varint(&b) || a > UINT32_MAX ||
+        b > UINT32_MAX || !f.Str(&t.params.device, p->params.device) ||
         !f.List(&t.params.dtypes, p->params.dtypes, str) || !f.Str(&t.params.op, p->params.op) ||
         !f.Str(&t.params.op_variant, p->params.op_variant) ||
-        !f.Str(&t.params.module, p->params.module) || !r.U32(&training) ||
+        !f.Str(&t.params.module, p->params.module) || !r.Varint(&training) || training > 2 ||
         !f.List(&t.params.values, p->params.values,
-                [&r](auto& kv) { return r.Str(&kv.first) && r.Str(&kv.second); }) ||
+                [&f](auto& kv) { return f.Bytes(&kv.first) && f.Bytes(&kv.second); }) ||
         !f.List(&t.decorators, p->decorators, str) || !f.List(&t.skips, p->skips, str) ||
         !f.Str(&t.source_hash, p->source_hash) || !f.Str(&t.content.body, p->content.body) ||
         !f.Str(&t.content.decorators, p->content.decorators) ||
         !f.Str(&t.content.setup, p->content.setup) || !f.Str(&t.content.entry, p->content.entry) ||
         !f.Str(&t.content.dtypes, p->content.dtypes))
       return false;
-    if (!same_id) t.nodeid.insert(0, path);
-    if (!same_generic) t.generic_id.insert(0, path);
-    t.line_start = static_cast<int>(a);
-    t.line_end = static_cast<int>(b);
+    t.line_start = static_cast<int>(static_cast<uint32_t>(a));
+    t.line_end = static_cast<int>(static_cast<uint32_t>(b));
     if (training) t.params.training = training == 2;
     f.Next();
     p = &t;

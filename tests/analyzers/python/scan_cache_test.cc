@@ -101,6 +101,65 @@ TEST(ScanCacheEncoding, InstancesOfOneGenericTestRoundTripAndAreWrittenOnce) {
   EXPECT_LT(bytes.size(), 501 * 200u) << bytes.size();
 }
 
+// Ids joined from their class and method, as the collector makes them, are
+// written as "derived"; ids that are not (a generic id without its class
+// and method, as in Sample) are written out; both read back whole.
+TEST(ScanCacheEncoding, IdsMadeOfTheirClassAndMethodAreDerived) {
+  FileScan s;
+  s.path = "a/test_x.py";
+  for (int i = 0; i < 300; ++i) {
+    TestRecord t;
+    t.cls = i % 2 ? "TestXCPU" : "";  // pytest functions have no class
+    t.method = "test_a_op" + std::to_string(i) + "_cpu_float32";
+    t.nodeid = s.path + (t.cls.empty() ? "" : "::" + t.cls) + "::" + t.method;
+    t.generic_class = t.cls.empty() ? "" : "TestX";
+    t.generic_method = "test_a";
+    t.generic_id = s.path + (t.cls.empty() ? "" : "::TestX") + "::test_a";
+    if (i == 7) t.nodeid = s.path + "::Other::" + t.method;  // not derivable
+    s.tests.push_back(t);
+  }
+  std::string bytes = EncodeFileScan(s);
+  FileScan out;
+  ASSERT_TRUE(DecodeFileScan(bytes, "b/test_y.py", &out));
+  ASSERT_EQ(out.tests.size(), s.tests.size());
+  for (size_t i = 0; i < s.tests.size(); ++i) {
+    TestRecord want = s.tests[i];
+    want.nodeid.replace(0, 11, "b/test_y.py");
+    want.generic_id.replace(0, 11, "b/test_y.py");
+    EXPECT_EQ(Fields(out.tests[i]), Fields(want)) << i;
+  }
+  // Each record: its method (about 25 bytes) and a byte for each other
+  // field; the node id (another 35-45 bytes) is not written again.
+  EXPECT_LT(bytes.size(), 300 * 60u) << bytes.size();
+}
+
+// Bytes that are not an entry never crash the reader (run under ASan in CI).
+TEST(ScanCacheEncoding, ArbitraryDamageIsAMissOrARecordNeverACrash) {
+  FileScan s = Sample("t.py");
+  s.tests.push_back(s.tests[0]);
+  s.tests.back().method = "test_b";
+  const std::string bytes = EncodeFileScan(s);
+  uint64_t seed = 88172645463325252ull;
+  int decoded = 0, missed = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::string damaged = bytes;
+    for (int k = 0; k < 1 + round % 4; ++k) {
+      seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+      damaged[seed % damaged.size()] = static_cast<char>(seed >> 32);
+    }
+    if (round % 5 == 0) damaged.resize(seed % damaged.size());
+    FileScan out;
+    if (DecodeFileScan(damaged, "t.py", &out)) {
+      ++decoded;  // a damaged string's bytes: records, as many as the bytes can hold
+      EXPECT_LE(out.tests.size() * 20, damaged.size());
+    } else {
+      ++missed;
+    }
+  }
+  EXPECT_GT(decoded, 0);
+  EXPECT_GT(missed, 1000);
+}
+
 TEST(ScanCacheEncoding, AMalformedEntryIsAMissNeverAHugeAllocation) {
   std::string bytes = EncodeFileScan(Sample("t.py"));
   FileScan out;
@@ -111,10 +170,14 @@ TEST(ScanCacheEncoding, AMalformedEntryIsAMissNeverAHugeAllocation) {
   ASSERT_LT(count_at + 4, huge.size());
   for (int i = 0; i < 4; ++i) huge[count_at + i] = '\xfe';
   EXPECT_FALSE(DecodeFileScan(huge, "t.py", &out));
-  // The first record's node id "as in the previous record".
+  // The first record's first field (its class) "as in the previous record".
   std::string first_same = bytes;
-  for (int i = 0; i < 4; ++i) first_same[count_at + 4 + i] = '\xff';
+  first_same[count_at + 4] = '\0';
   EXPECT_FALSE(DecodeFileScan(first_same, "t.py", &out));
+  // A field's length as a varint of eleven bytes.
+  std::string overlong = bytes;
+  for (int i = 0; i < 11; ++i) overlong.insert(count_at + 4, 1, '\x80');
+  EXPECT_FALSE(DecodeFileScan(overlong, "t.py", &out));
 }
 
 TEST(ScanCache, PersistsAcrossOpens) {
