@@ -69,6 +69,20 @@ std::string Fields(const TestRecord& t) {
   return s;
 }
 
+// `bytes`, the entry of `s` (whose path is "a/test_x.py"), read back for
+// "b/test_y.py": every record whole, ids under the new path.
+void ExpectReadBackUnderAnotherPath(const FileScan& s, const std::string& bytes) {
+  FileScan out;
+  ASSERT_TRUE(DecodeFileScan(bytes, "b/test_y.py", &out));
+  ASSERT_EQ(out.tests.size(), s.tests.size());
+  for (size_t i = 0; i < s.tests.size(); ++i) {
+    TestRecord want = s.tests[i];
+    want.nodeid.replace(0, 11, "b/test_y.py");
+    want.generic_id.replace(0, 11, "b/test_y.py");
+    EXPECT_EQ(Fields(out.tests[i]), Fields(want)) << i;
+  }
+}
+
 TEST(ScanCacheEncoding, InstancesOfOneGenericTestRoundTripAndAreWrittenOnce) {
   // An @ops test's instances share most fields; some differ from one
   // record to the next, some come back after a change, and a node id may
@@ -88,15 +102,7 @@ TEST(ScanCacheEncoding, InstancesOfOneGenericTestRoundTripAndAreWrittenOnce) {
   }
   s.tests.push_back(s.tests.back());  // the same id twice
   std::string bytes = EncodeFileScan(s);
-  FileScan out;
-  ASSERT_TRUE(DecodeFileScan(bytes, "b/test_y.py", &out));
-  ASSERT_EQ(out.tests.size(), s.tests.size());
-  for (size_t i = 0; i < s.tests.size(); ++i) {
-    TestRecord want = s.tests[i];
-    want.nodeid.replace(0, 11, "b/test_y.py");
-    want.generic_id.replace(0, 11, "b/test_y.py");
-    EXPECT_EQ(Fields(out.tests[i]), Fields(want)) << i;
-  }
+  ExpectReadBackUnderAnotherPath(s, bytes);
   // The 200-byte body is written once, not 501 times.
   EXPECT_LT(bytes.size(), 501 * 200u) << bytes.size();
 }
@@ -119,15 +125,7 @@ TEST(ScanCacheEncoding, IdsMadeOfTheirClassAndMethodAreDerived) {
     s.tests.push_back(t);
   }
   std::string bytes = EncodeFileScan(s);
-  FileScan out;
-  ASSERT_TRUE(DecodeFileScan(bytes, "b/test_y.py", &out));
-  ASSERT_EQ(out.tests.size(), s.tests.size());
-  for (size_t i = 0; i < s.tests.size(); ++i) {
-    TestRecord want = s.tests[i];
-    want.nodeid.replace(0, 11, "b/test_y.py");
-    want.generic_id.replace(0, 11, "b/test_y.py");
-    EXPECT_EQ(Fields(out.tests[i]), Fields(want)) << i;
-  }
+  ExpectReadBackUnderAnotherPath(s, bytes);
   // Each record: its method (about 25 bytes) and a byte for each other
   // field; the node id (another 35-45 bytes) is not written again.
   EXPECT_LT(bytes.size(), 300 * 60u) << bytes.size();
