@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include "analyzers/python/class_factories.h"
 #include "analyzers/python/content_identity.h"
@@ -53,6 +54,7 @@ struct Member {
   // Generated tests only:
   Instance instance;
   std::string generic_class, generic_method, record_kind, device;
+  size_t order_index = 0;  // where RtClass::order holds its name
 };
 
 struct RtClass {
@@ -60,18 +62,32 @@ struct RtClass {
   const ClassDef* def = nullptr;  // null for classes made by instantiate_device_type_tests
   std::vector<int> bases;         // runtime classes
   std::vector<std::string> external_bases;
-  std::vector<std::string> order;  // own members in definition order
+  // Own members' names in definition order; an erased member leaves an
+  // empty name, so that erasing is not a search of the whole list (a class
+  // of 16,000 device-type tests erased its generic tests in 0.45 s).
+  std::vector<std::string> order;
   std::map<std::string, Member> members;
   std::string generic_class;  // for device classes: the template's name
   std::string device;         // for device classes: method-name device
   std::vector<TSNode> decorators;
 
+  // An existing name keeps its place, as in a Python class's dict.
   void Set(const std::string& n, Member m) {
-    if (members.insert_or_assign(n, std::move(m)).second) order.push_back(n);
+    auto it = members.find(n);
+    if (it != members.end()) {
+      m.order_index = it->second.order_index;
+      it->second = std::move(m);
+      return;
+    }
+    m.order_index = order.size();
+    order.push_back(n);
+    members.emplace(n, std::move(m));
   }
   void Erase(const std::string& n) {
-    members.erase(n);
-    order.erase(std::remove(order.begin(), order.end(), n), order.end());
+    auto it = members.find(n);
+    if (it == members.end()) return;
+    order[it->second.order_index].clear();
+    members.erase(it);
   }
 };
 
@@ -481,7 +497,7 @@ class Collector : public ImportTimeHost {
       devices.push_back({"lazy", "lazy"});
     Unbind(bound_name);
     RtClass& generic = classes_[g];
-    std::vector<std::string> tests;
+    std::vector<std::string> tests;  // (erased members' holes are no test name)
     for (const auto& n : generic.order)
       if (StartsWith(n, "test")) tests.push_back(n);
 
@@ -637,11 +653,13 @@ class Collector : public ImportTimeHost {
            "pytest does not collect class " + bound + ": it has a __init__ or __new__");
       return;
     }
+    // Each name once, first where the MRO has it (erased members' holes in
+    // `order` are no test name).
     std::vector<std::string> names;
+    std::unordered_set<std::string_view> seen;
     for (int k : Mro(c))
       for (const auto& n : classes_[k].order)
-        if (StartsWith(n, "test") && std::find(names.begin(), names.end(), n) == names.end())
-          names.push_back(n);
+        if (StartsWith(n, "test") && seen.insert(n).second) names.push_back(n);
     std::vector<TSNode> class_decorators = ClassDecorators(c);
     for (const std::string& n : names) {
       const Member* m = Lookup(c, n);

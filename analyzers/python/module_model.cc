@@ -63,8 +63,10 @@ class ModelBuilder {
         TSNode a = ts_node_named_child(s, 0);
         if (Is(a, "assignment")) {
           TSNode left = Field(a, "left");
-          if (Is(left, "identifier"))
+          if (Is(left, "identifier")) {
             c.members.push_back({ClassMember::Kind::kAttribute, Str(left), -1, Field(a, "right")});
+            c.attributes.insert(Str(left));
+          }
         }
       }
     }

@@ -78,11 +78,8 @@ class Expander {
       // Class attributes are visible to a decorator only if it reads them
       // (evaluating with locals gives up the per-file memo).
       scope_ = closure_;
-      if (!closure_ && cls_ && ev_.Mentions(d, [&](const std::string& name) {
-            for (const ClassMember& m : cls_->members)
-              if (m.kind == ClassMember::Kind::kAttribute && m.name == name) return true;
-            return false;
-          }))
+      if (!closure_ && cls_ &&
+          ev_.Mentions(d, [&](const std::string& name) { return cls_->attributes.count(name); }))
         scope_ = ev_.ClassScope(*cls_);
       if (IsTorchName(q, "parametrize")) {
         produced = Parametrize(d);
