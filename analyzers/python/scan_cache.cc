@@ -78,17 +78,31 @@ class FieldWriter {
 class FieldReader {
  public:
   explicit FieldReader(ByteReader& r) : r_(r) {}
-  // `marker` is set to what preceded the field.
-  bool Str(std::string* s, const std::string& before, uint64_t* marker = nullptr) {
+  bool Str(std::string* s, const std::string& before) {
     uint64_t m;
-    if (!r_.Varint(&m)) return false;
-    if (marker) *marker = m;
+    if (!r_.Varint(&m) || m == kDerived) return false;  // only ids are derived
     if (m == kSame) {
       *s = before;
       return !first_;
     }
-    if (m == kDerived) return marker != nullptr;  // only ids are derived
     return Bytes(m - kBytes, s);
+  }
+  // What FieldWriter::Id wrote, whole: `before` (already under `path`), or
+  // `path` and the tail, derived from `cls` and `name` or read.
+  bool Id(std::string* s, const std::string& before, const std::string& path,
+          const std::string& cls, const std::string& name) {
+    uint64_t m;
+    if (!r_.Varint(&m)) return false;
+    if (m == kSame) {
+      *s = before;
+      return !first_;
+    }
+    if (m == kDerived)
+      *s = IdTail(cls, name);
+    else if (!Bytes(m - kBytes, s))
+      return false;
+    s->insert(0, path);
+    return true;
   }
   template <class Vector, class Item>
   bool List(Vector* v, const Vector& before, Item item) {
@@ -199,21 +213,13 @@ bool DecodeFileScan(std::string_view bytes, const std::string& path, FileScan* o
   const TestRecord* p = &none;  // the previous record
   auto str = [&f](std::string& s) { return f.Bytes(&s); };
   // An id: the previous record's whole, derived, or its tail after the path.
-  auto id = [&](std::string* s, const std::string& before, const std::string& cls,
-                const std::string& name) {
-    uint64_t marker;
-    if (!f.Str(s, before, &marker)) return false;
-    if (marker == kDerived) *s = IdTail(cls, name);
-    if (marker != kSame) s->insert(0, path);
-    return true;
-  };
   for (auto& t : out->tests) {
     uint64_t a, b, training;
     if (!f.Str(&t.cls, p->cls) || !f.Str(&t.method, p->method) ||
         !f.Str(&t.generic_class, p->generic_class) ||
         !f.Str(&t.generic_method, p->generic_method) ||
-        !id(&t.nodeid, p->nodeid, t.cls, t.method) ||
-        !id(&t.generic_id, p->generic_id, t.generic_class, t.generic_method) ||
+        !f.Id(&t.nodeid, p->nodeid, path, t.cls, t.method) ||
+        !f.Id(&t.generic_id, p->generic_id, path, t.generic_class, t.generic_method) ||
         !f.Str(&t.kind, p->kind) || !r.Varint(&a) || !r.Varint(&b) || a > UINT32_MAX ||
         b > UINT32_MAX || !f.Str(&t.params.device, p->params.device) ||
         !f.List(&t.params.dtypes, p->params.dtypes, str) || !f.Str(&t.params.op, p->params.op) ||
