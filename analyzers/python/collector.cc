@@ -10,6 +10,7 @@
 
 #include "analyzers/python/class_factories.h"
 #include "analyzers/python/content_identity.h"
+#include "analyzers/python/ordered_names.h"
 #include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
 #include "analyzers/python/setattr_tests.h"
@@ -54,7 +55,7 @@ struct Member {
   // Generated tests only:
   Instance instance;
   std::string generic_class, generic_method, record_kind, device;
-  size_t order_index = 0;  // where RtClass::order holds its name
+  size_t order_index = 0;  // OrderedNames'
 };
 
 struct RtClass {
@@ -62,39 +63,17 @@ struct RtClass {
   const ClassDef* def = nullptr;  // null for classes made by instantiate_device_type_tests
   std::vector<int> bases;         // runtime classes
   std::vector<std::string> external_bases;
-  // Own members' names in definition order; an erased member leaves an
-  // empty name, so that erasing is not a search of the whole list (a class
-  // of 16,000 device-type tests erased its generic tests in 0.45 s).
-  std::vector<std::string> order;
-  std::map<std::string, Member> members;
-  std::string generic_class;  // for device classes: the template's name
-  std::string device;         // for device classes: method-name device
+  OrderedNames<Member> members;  // its own, in definition order
+  std::string generic_class;     // for device classes: the template's name
+  std::string device;            // for device classes: method-name device
   std::vector<TSNode> decorators;
-
-  // An existing name keeps its place, as in a Python class's dict.
-  void Set(const std::string& n, Member m) {
-    auto it = members.find(n);
-    if (it != members.end()) {
-      m.order_index = it->second.order_index;
-      it->second = std::move(m);
-      return;
-    }
-    m.order_index = order.size();
-    order.push_back(n);
-    members.emplace(n, std::move(m));
-  }
-  void Erase(const std::string& n) {
-    auto it = members.find(n);
-    if (it == members.end()) return;
-    order[it->second.order_index].clear();
-    members.erase(it);
-  }
 };
 
 struct Binding {
   enum class Kind { kClass, kFunction, kOther };
   Kind kind = Kind::kOther;
   int index = -1;
+  size_t order_index = 0;  // OrderedNames'
 };
 
 // Names that make a base class a unittest.TestCase without our seeing it.
@@ -173,19 +152,14 @@ class Collector : public ImportTimeHost {
 
   // ---- module execution ----------------------------------------------------
 
-  void Bind(const std::string& name, Binding b) {
-    if (!ns_.count(name)) ns_order_.push_back(name);
-    ns_[name] = b;
-  }
-  void Unbind(const std::string& name) {
-    ns_.erase(name);
-    ns_order_.erase(std::remove(ns_order_.begin(), ns_order_.end(), name), ns_order_.end());
-  }
+  void Bind(const std::string& name, Binding b) { ns_.Set(name, b); }
+  void Unbind(const std::string& name) { ns_.Erase(name); }
   // ---- what import-time code does (ImportTimeHost) -----------------------
 
   int ClassBound(const std::string& name) const override {
-    auto it = ns_.find(name);
-    return it != ns_.end() && it->second.kind == Binding::Kind::kClass ? it->second.index : -1;
+    auto it = ns_.items.find(name);
+    return it != ns_.items.end() && it->second.kind == Binding::Kind::kClass ? it->second.index
+                                                                             : -1;
   }
   std::string ClassName(int cls) const override { return classes_[cls].name; }
   void BindName(const std::string& name, int cls) override {
@@ -197,7 +171,7 @@ class Collector : public ImportTimeHost {
     m.fn = t.fn;
     m.closure = t.scope;
     m.callable = true;
-    classes_[t.cls].Set(t.name, std::move(m));
+    classes_[t.cls].members.Set(t.name, std::move(m));
   }
   int MakeClass(const TypeCall& call) override {
     RtClass c;
@@ -233,7 +207,7 @@ class Collector : public ImportTimeHost {
     for (const CopiedAttribute& a : PatchedAttributes(dir, call.suffix, bases_have)) {
       Member m = *Lookup(call.cls, a.from);
       if (a.to != a.from && m.fn) m.renamed = a.to;
-      c.Set(a.to, std::move(m));
+      c.members.Set(a.to, std::move(m));
     }
     classes_.push_back(std::move(c));
     return static_cast<int>(classes_.size()) - 1;
@@ -320,7 +294,7 @@ class Collector : public ImportTimeHost {
         if (m.callable && Is(cm.value, "identifier"))
           m.fn = &model_.functions[model_.function_index.at(std::string(m_.Text(cm.value)))];
       }
-      c.Set(cm.name, std::move(m));
+      c.members.Set(cm.name, std::move(m));
     }
     classes_.push_back(std::move(c));
     int idx = static_cast<int>(classes_.size()) - 1;
@@ -350,7 +324,7 @@ class Collector : public ImportTimeHost {
     // It deletes the class's __name__ from the module, whatever name the
     // class was passed by.
     const std::string& name = classes_[cls].name;
-    if (!ns_.count(name)) {
+    if (!ns_.items.count(name)) {
       Warn(line, "cannot follow " + std::string(m_.Text(call)) + ": it deletes `" + name +
                      "`, which the module does not bind (a KeyError at import)");
       return;
@@ -399,8 +373,8 @@ class Collector : public ImportTimeHost {
 
   const Member* Lookup(int c, const std::string& name, int* owner = nullptr) const {
     for (int k : Mro(c)) {
-      auto it = classes_[k].members.find(name);
-      if (it != classes_[k].members.end()) {
+      auto it = classes_[k].members.items.find(name);
+      if (it != classes_[k].members.items.end()) {
         if (owner) *owner = k;
         return &it->second;
       }
@@ -411,7 +385,7 @@ class Collector : public ImportTimeHost {
   std::set<std::string> Dir(int c) const {
     std::set<std::string> names;
     for (int k : Mro(c))
-      for (const auto& [n, _] : classes_[k].members) names.insert(n);
+      for (const auto& [n, _] : classes_[k].members.items) names.insert(n);
     return names;
   }
 
@@ -449,7 +423,7 @@ class Collector : public ImportTimeHost {
         continue;
       }
       Member generic = *m;
-      classes_[c].Erase(name);
+      classes_[c].members.Erase(name);
       Expansion ex =
           ExpandTest(ev_, *generic.fn, DeviceContext{}, generic.defined_in, generic.closure);
       for (const auto& [l, p] : ex.problems) Warn(l, p);
@@ -465,7 +439,7 @@ class Collector : public ImportTimeHost {
         g.generic_class = classes_[c].name;
         g.generic_method = generic.name();
         g.record_kind = "parametrized";
-        classes_[c].Set(full, std::move(g));
+        classes_[c].members.Set(full, std::move(g));
       }
     }
   }
@@ -497,8 +471,8 @@ class Collector : public ImportTimeHost {
       devices.push_back({"lazy", "lazy"});
     Unbind(bound_name);
     RtClass& generic = classes_[g];
-    std::vector<std::string> tests;  // (erased members' holes are no test name)
-    for (const auto& n : generic.order)
+    std::vector<std::string> tests;  // (unbound names' holes are no test name)
+    for (const auto& n : generic.members.order)
       if (StartsWith(n, "test")) tests.push_back(n);
 
     for (const DeviceSpec& dev : devices) {
@@ -528,7 +502,7 @@ class Collector : public ImportTimeHost {
       classes_.push_back(std::move(dc));
       int d = static_cast<int>(classes_.size()) - 1;
       for (const std::string& name : tests) {
-        const Member& m = classes_[g].members.at(name);
+        const Member& m = classes_[g].members.items.at(name);
         if (!m.fn) continue;  // a non-function test* attribute: inspect fails at import
         DeviceContext ctx{dev.type, dev.type == "privateuse1" ? dev.method_name : dev.type};
         Expansion ex = ExpandTest(ev_, *m.fn, ctx, m.defined_in, m.closure);
@@ -547,12 +521,12 @@ class Collector : public ImportTimeHost {
           gm.generic_method = name;
           gm.record_kind = "device_type";
           gm.device = dev.method_name;
-          classes_[d].Set(test_name, std::move(gm));
+          classes_[d].members.Set(test_name, std::move(gm));
         }
       }
       Bind(classes_[d].name, {Binding::Kind::kClass, d});
     }
-    for (const std::string& name : tests) classes_[g].Erase(name);
+    for (const std::string& name : tests) classes_[g].members.Erase(name);
   }
 
   bool lazy_only(const DeviceSpec& dev) const { return dev.type == "lazy"; }
@@ -561,8 +535,9 @@ class Collector : public ImportTimeHost {
 
   void Collect() {
     std::set<int> seen_functions;
-    for (const std::string& name : ns_order_) {
-      const Binding& b = ns_.at(name);
+    for (const std::string& name : ns_.order) {
+      if (name.empty()) continue;  // unbound
+      const Binding& b = ns_.items.at(name);
       if (b.kind == Binding::Kind::kClass) {
         if (TestFlagFalse(b.index)) continue;
         if (IsTestCase(b.index))
@@ -599,7 +574,7 @@ class Collector : public ImportTimeHost {
     // of the MRO that has it, names sorted.
     std::map<std::string_view, const std::pair<const std::string, Member>*> names;
     for (int k : Mro(c))
-      for (const auto& named : classes_[k].members)
+      for (const auto& named : classes_[k].members.items)
         if (StartsWith(named.first, "test")) names.try_emplace(named.first, &named);
     const std::vector<TSNode> class_decorators = ClassDecorators(c);
     DescribeMemo described;
@@ -653,12 +628,12 @@ class Collector : public ImportTimeHost {
            "pytest does not collect class " + bound + ": it has a __init__ or __new__");
       return;
     }
-    // Each name once, first where the MRO has it (erased members' holes in
+    // Each name once, first where the MRO has it (unbound names' holes in
     // `order` are no test name).
     std::vector<std::string> names;
     std::unordered_set<std::string_view> seen;
     for (int k : Mro(c))
-      for (const auto& n : classes_[k].order)
+      for (const auto& n : classes_[k].members.order)
         if (StartsWith(n, "test") && seen.insert(n).second) names.push_back(n);
     std::vector<TSNode> class_decorators = ClassDecorators(c);
     for (const std::string& n : names) {
@@ -828,8 +803,7 @@ class Collector : public ImportTimeHost {
   // Mro's answers by class index; a deque, so that a reference Mro gave
   // stays valid while later classes are added.
   mutable std::deque<std::optional<std::vector<int>>> mro_;
-  std::map<std::string, Binding> ns_;
-  std::vector<std::string> ns_order_;
+  OrderedNames<Binding> ns_;
   std::map<const void*, std::string> decorator_texts_;
   SetattrRunner setattr_;
   SourceIdentities identities_;
