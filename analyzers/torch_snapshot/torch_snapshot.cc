@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analyzers/torch_snapshot/attribute_columns.h"
 #include "analyzers/torch_snapshot/snapshot_script.h"
 #include "core/content_hash.h"
 
@@ -106,120 +107,19 @@ size_t DeviceIndex(const std::vector<std::string>& devices, const std::string& d
   return 0;  // OpInfo.supported_dtypes' default branch: the `dtypes` (CPU) table
 }
 
-// A row of attribute values in snapshot_torch.py's plain() code, one
-// string per object: a JSON tree of ~150k small values tripled the
-// snapshot's load time, this reader does not show in a profile.
-class RowReader {
- public:
-  RowReader(std::string_view text, const std::string& path) : t_(text), path_(path) {}
-
-  std::vector<PlainValue> Row(size_t columns) {
-    std::vector<PlainValue> row;
-    row.reserve(columns);
-    while (p_ < t_.size()) row.push_back(Read(0));
-    if (row.size() != columns) Fail("attribute row does not match its columns");
-    return row;
-  }
-
- private:
-  [[noreturn]] void Fail(const char* what) {
-    throw std::runtime_error(path_ + ": malformed torch snapshot: " + what);
-  }
-  std::string_view Until(char end) {
-    size_t e = t_.find(end, p_);
-    if (e == std::string_view::npos) Fail("unterminated value in attribute row");
-    std::string_view out = t_.substr(p_, e - p_);
-    p_ = e + 1;
-    return out;
-  }
-  // <utf-8 length>:<text>
-  std::string Sized() {
-    size_t n = std::strtoull(std::string(Until(':')).c_str(), nullptr, 10);
-    if (n > t_.size() - p_) Fail("string runs past its attribute row");
-    std::string s(t_.substr(p_, n));
-    p_ += n;
-    return s;
-  }
-  PlainValue Read(int depth) {
-    using K = PlainValue::Kind;
-    if (depth > 8) Fail("nesting too deep");
-    if (p_ >= t_.size()) Fail("unexpected end of attribute row");
-    PlainValue v;
-    char c = t_[p_++];
-    switch (c) {
-      case '-':
-        break;
-      case 'N':
-        v.kind = K::kNone;
-        break;
-      case 'T':
-      case 'F':
-        v.kind = K::kBool;
-        v.truthy = c == 'T';
-        break;
-      case 'O':
-      case 'o':
-        v.kind = K::kObject;
-        v.truthy = c == 'O';
-        break;
-      case '#':
-        v.kind = K::kNumber;
-        v.truthy = true;  // unknown, and never read: a number is named by its str()
-        break;
-      case 'n':
-        v.kind = K::kNamed;
-        v.s = Sized();
-        v.truthy = true;
-        break;
-      case 'i':
-        v.kind = K::kInt;
-        v.i = std::strtoll(std::string(Until(';')).c_str(), nullptr, 10);
-        v.truthy = v.i != 0;
-        break;
-      case 'f':
-        v.kind = K::kFloat;
-        v.f = std::strtod(std::string(Until(';')).c_str(), nullptr);
-        v.truthy = v.f != 0;
-        break;
-      case 'd':
-        v.kind = K::kDtype;
-        v.s = Until(';');
-        v.truthy = true;
-        break;
-      case 's':
-        v.kind = K::kStr;
-        v.s = Sized();
-        v.truthy = !v.s.empty();
-        break;
-      case 'e':  // an Enum member: `<class>.<member>`, spelled as a string
-        v.kind = K::kEnum;
-        v.s = Sized();
-        v.truthy = true;
-        break;
-      case '[':
-        v.kind = K::kList;
-        while (p_ < t_.size() && t_[p_] != ']') v.items.push_back(Read(depth + 1));
-        if (p_++ >= t_.size()) Fail("unterminated list in attribute row");
-        v.truthy = !v.items.empty();
-        break;
-      default:
-        Fail("unexpected code in attribute row");
-    }
-    return v;
-  }
-
-  std::string_view t_;
-  const std::string& path_;
-  size_t p_ = 0;
-};
-
-const PlainValue* Column(const std::vector<std::string>& names, const std::vector<PlainValue>& row,
-                         std::string_view name) {
+// The index of `name` among sorted `names`, or -1.
+ptrdiff_t ColumnIndex(const std::vector<std::string>& names, std::string_view name) {
   auto it = std::lower_bound(names.begin(), names.end(), name);
-  if (it == names.end() || *it != name) return nullptr;
-  size_t i = it - names.begin();
-  static const PlainValue absent;
-  return i < row.size() ? &row[i] : &absent;
+  return it == names.end() || *it != name ? -1 : it - names.begin();
+}
+
+// The index of `e` in `entries`, or -1 when it is not one of them.
+template <typename Entry>
+ptrdiff_t EntryIndex(const std::vector<Entry>& entries, const Entry& e) {
+  std::less<const Entry*> before;
+  if (entries.empty() || before(&e, entries.data()) || !before(&e, entries.data() + entries.size()))
+    return -1;
+  return &e - entries.data();
 }
 
 }  // namespace
@@ -279,38 +179,35 @@ std::optional<bool> TorchSnapshot::OpFlag(const OpInfoEntry& op, const std::stri
   return std::nullopt;
 }
 
-void TorchSnapshot::DecodeAttributes() const {
-  // A row that fails to decode leaves its object without attributes, so
-  // that filters on it stay unknown rather than wrong.
-  auto decode = [&](const std::string& row, size_t columns, std::vector<PlainValue>* out) {
-    if (row.empty()) return;
-    try {
-      *out = RowReader(row, path).Row(columns);
-    } catch (const std::exception&) {
-      out->clear();
-    }
-  };
-  for (const auto& op : ops) decode(op.attr_row, op_attr_names.size(), &op.attrs);
-  for (const auto& m : modules) decode(m.attr_row, module_attr_names.size(), &m.attrs);
+void TorchSnapshot::MakeAttributeColumns() const {
+  op_attrs_ = std::make_shared<AttributeColumns>(ops.size(), op_attr_names.size(), path);
+  module_attrs_ =
+      std::make_shared<AttributeColumns>(modules.size(), module_attr_names.size(), path);
 }
 
 const PlainValue* TorchSnapshot::OpAttribute(const OpInfoEntry& op, std::string_view name) const {
-  std::call_once(*attrs_once_, [this] { DecodeAttributes(); });
-  if (op.attrs.empty() && !op_attr_names.empty()) return nullptr;
-  return Column(op_attr_names, op.attrs, name);
+  ptrdiff_t column = ColumnIndex(op_attr_names, name), row = EntryIndex(ops, op);
+  if (column < 0 || row < 0) return nullptr;
+  std::call_once(*attrs_once_, [this] { MakeAttributeColumns(); });
+  return op_attrs_->Get(op.attr_row, row, column);
 }
 
 const PlainValue* TorchSnapshot::ModuleAttribute(const ModuleInfoEntry& m,
                                                  std::string_view name) const {
-  std::call_once(*attrs_once_, [this] { DecodeAttributes(); });
-  if (m.attrs.empty() && !module_attr_names.empty()) return nullptr;
-  return Column(module_attr_names, m.attrs, name);
+  ptrdiff_t column = ColumnIndex(module_attr_names, name), row = EntryIndex(modules, m);
+  if (column < 0 || row < 0) return nullptr;
+  std::call_once(*attrs_once_, [this] { MakeAttributeColumns(); });
+  return module_attrs_->Get(m.attr_row, row, column);
 }
 
 const PlainValue* TorchSnapshot::ExternalName(const std::string& module,
                                               std::string_view name) const {
   auto it = external_names.find(module);
-  return it == external_names.end() ? nullptr : Column(it->second.names, it->second.values, name);
+  if (it == external_names.end()) return nullptr;
+  ptrdiff_t i = ColumnIndex(it->second.names, name);
+  if (i < 0) return nullptr;
+  static const PlainValue absent;
+  return static_cast<size_t>(i) < it->second.values.size() ? &it->second.values[i] : &absent;
 }
 
 int TorchSnapshot::FindEnumClass(std::string_view qualified) const {
@@ -649,7 +546,7 @@ TorchSnapshot::ExternalModule ReadExternalModule(const SnapshotReader& r, dom::e
   TorchSnapshot::ExternalModule m;
   m.names = r.Strings(a.at(0).value_unsafe(), "[0]");
   if (!std::is_sorted(m.names.begin(), m.names.end())) r.Fail("[0]", "is not sorted");
-  m.values = RowReader(r.View(a.at(1).value_unsafe(), "[1]"), r.path()).Row(m.names.size());
+  m.values = DecodeAttributeRow(r.View(a.at(1).value_unsafe(), "[1]"), m.names.size(), r.path());
   return m;
 }
 

@@ -17,6 +17,8 @@
 
 namespace testmap::torch_snapshot {
 
+class AttributeColumns;
+
 // A set of dtypes: bit i stands for TorchSnapshot::dtype_names[i]. Sets
 // stay bitmasks until used, which keeps loading a snapshot cheap.
 using DtypeMask = uint64_t;
@@ -79,8 +81,7 @@ struct OpInfoEntry {
   uint64_t flags = 0;    // bit i: TorchSnapshot::op_flags[i] is True
   int cls = -1;          // index into TorchSnapshot::op_classes
   std::string attr_row;  // attribute values, encoded; see TorchSnapshot::OpAttribute
-  mutable std::vector<PlainValue> attrs;  // decoded: aligned with op_attr_names
-  std::string entry;                      // indices into TorchSnapshot::entry_lines; see EntryLines
+  std::string entry;     // indices into TorchSnapshot::entry_lines; see EntryLines
 };
 
 struct ModuleInfoEntry {
@@ -89,8 +90,7 @@ struct ModuleInfoEntry {
   std::string module_cls;      // `torch.nn.Linear`
   bool train_and_eval_differ = false;
   std::vector<DtypeMask> dtypes;  // per TorchSnapshot::device_types
-  std::string attr_row;
-  mutable std::vector<PlainValue> attrs;  // decoded: aligned with module_attr_names
+  std::string attr_row;           // see TorchSnapshot::ModuleAttribute
   // inspect.signature(module_cls).parameters, when inspect could read it.
   std::optional<std::vector<std::string>> ctor_params;
   std::string entry;  // indices into TorchSnapshot::entry_lines; see EntryLines
@@ -157,8 +157,10 @@ struct TorchSnapshot {
   std::string path;                               // the file it was loaded from
 
  private:
-  void DecodeAttributes() const;
+  // Made on the first attribute read (attribute_columns.h).
   std::shared_ptr<std::once_flag> attrs_once_ = std::make_shared<std::once_flag>();
+  mutable std::shared_ptr<AttributeColumns> op_attrs_, module_attrs_;
+  void MakeAttributeColumns() const;
 
  public:
   // Dtypes of an OpInfo/ModuleInfo on `device_type`; device types the
@@ -175,10 +177,10 @@ struct TorchSnapshot {
   std::optional<bool> OpFlag(const OpInfoEntry& op, const std::string& flag) const;
 
   // An instance attribute of an OpInfo/ModuleInfo; nullptr if the snapshot
-  // has no column of that name (kAbsent if this object lacks it). The
-  // attribute tables are decoded on first use (once, thread-safe): most
-  // files never filter on attributes, and decoding ~150k values would
-  // otherwise be a third of a small scan's time.
+  // has no column of that name, or the object's row is malformed (kAbsent
+  // if this object lacks it). `op` must be one of `ops` (`m` of `modules`).
+  // Values are decoded as they are first read, thread-safely: most files
+  // never filter on attributes, and the rest on a few columns.
   const PlainValue* OpAttribute(const OpInfoEntry& op, std::string_view name) const;
   const PlainValue* ModuleAttribute(const ModuleInfoEntry& m, std::string_view name) const;
   // What `module.name` is (torch, torch.nn, math, sys, numpy...), or
