@@ -11,6 +11,7 @@
 #include "analyzers/python/class_factories.h"
 #include "analyzers/python/content_identity.h"
 #include "analyzers/python/ordered_names.h"
+#include "analyzers/python/parallel_ranges.h"
 #include "analyzers/python/parametrization.h"
 #include "analyzers/python/pytest_ids.h"
 #include "analyzers/python/setattr_tests.h"
@@ -569,7 +570,6 @@ class Collector : public ImportTimeHost {
 
   void CollectUnittest(const std::string& bound, int c) {
     // unittest's getTestCaseNames: dir() sorted, `test` prefix, callable.
-    std::string generic_class = classes_[c].generic_class;
     // Dir and Lookup in one walk: each name's member from the first class
     // of the MRO that has it, names sorted.
     std::map<std::string_view, const std::pair<const std::string, Member>*> names;
@@ -577,34 +577,32 @@ class Collector : public ImportTimeHost {
       for (const auto& named : classes_[k].members.items)
         if (StartsWith(named.first, "test")) names.try_emplace(named.first, &named);
     const std::vector<TSNode> class_decorators = ClassDecorators(c);
+    // What the tests share is described here, on this thread (it reads the
+    // evaluator); the records, each independent of the others, are then
+    // filled on as many threads as the class's size is worth.
+    std::vector<const std::pair<const std::string, Member>*> tests;
     DescribeMemo described;
-    ReserveTests(names.size());
+    const torch_snapshot::TorchSnapshot* snap = nullptr;
     for (const auto& [_, named] : names) {
-      const std::string& name = named->first;
-      const Member* m = &named->second;
-      if (!m->callable) continue;
-      TestRecord& r = scan_.tests.emplace_back();
-      r.cls = bound;
-      r.method = name;
-      r.nodeid = Id(bound, name);
-      r.params.device = classes_[c].device;
-      if (m->kind == Member::Kind::kGenerated) {
-        r.kind = m->record_kind;
-        r.generic_class = m->generic_class;
-        r.generic_method = m->generic_method;
-        FillParams(m->instance, r);
-        r.decorators.insert(r.decorators.end(), m->instance.decorators.begin(),
-                            m->instance.decorators.end());
-        for (const auto& d : m->instance.decorators) r.skips.push_back(d);
-      } else {
-        r.kind = "unittest";
-        // An inherited test in a device class belongs to its template.
-        r.generic_class = generic_class.empty() ? bound : generic_class;
-        r.generic_method = name;
-      }
-      r.generic_id = Id(r.generic_class, r.generic_method);
-      Describe(m->fn, m->defined_in, class_decorators, described, r);
+      const Member& m = named->second;
+      if (!m.callable) continue;
+      tests.push_back(named);
+      DescribeOnceFor(m.fn, m.defined_in, class_decorators, described);
+      if (!snap && m.kind == Member::Kind::kGenerated) snap = SnapshotFor(m.instance);
     }
+    const size_t first = scan_.tests.size();
+    ReserveTests(tests.size());
+    scan_.tests.resize(first + tests.size());
+    constexpr size_t kRecordsPerThread = 4096;
+    auto fill = [&](size_t, size_t begin, size_t end) {
+      OpEntryIdentities op_identities;
+      for (size_t k = begin; k < end; ++k) {
+        const auto& [name, m] = *tests[k];
+        FillUnittestRecord(bound, c, name, m, snap, described.at({m.fn, m.defined_in}),
+                           op_identities, scan_.tests[first + k]);
+      }
+    };
+    ForEachRange(tests.size(), kRecordsPerThread, options_.threads, fill);
   }
 
   // `path::cls::name`, built in one allocation.
@@ -662,9 +660,10 @@ class Collector : public ImportTimeHost {
       r.generic_id = prefix + name;
       Instance as_instance;
       as_instance.kwargs = pc.values;
-      FillParams(as_instance, r);
+      FillParams(as_instance, SnapshotFor(as_instance), op_identities_, r);
       for (const auto& mark : pc.marks) r.skips.push_back(mark);
-      Describe(&fn, member ? member->defined_in : nullptr, class_decorators, described, r);
+      const ClassDef* owner = member ? member->defined_in : nullptr;
+      Apply(DescribeOnceFor(&fn, owner, class_decorators, described), r);
     }
   }
 
@@ -680,8 +679,19 @@ class Collector : public ImportTimeHost {
     return v.text;
   }
 
-  void FillParams(const Instance& inst, TestRecord& r) {
-    const torch_snapshot::TorchSnapshot* snap = nullptr;
+  // The snapshot an instance's OpInfo/ModuleInfo values index; null when
+  // it has none, so that asking for it counts no miss.
+  const torch_snapshot::TorchSnapshot* SnapshotFor(const Instance& inst) {
+    for (const auto& [_, v] : inst.kwargs)
+      if (v.kind == Value::Kind::kOpInfo || v.kind == Value::Kind::kModuleInfo)
+        return ev_.snapshot();
+    return nullptr;
+  }
+
+  // Reads no state of the collector's (records are filled on several
+  // threads): `snap` is SnapshotFor(inst), `op_identities` the caller's.
+  void FillParams(const Instance& inst, const torch_snapshot::TorchSnapshot* snap,
+                  OpEntryIdentities& op_identities, TestRecord& r) const {
     int op = -1, module = -1;
     for (const auto& [k, v] : inst.kwargs) {
       if (k == "dtype" && v.kind == Value::Kind::kDtype) {
@@ -689,25 +699,23 @@ class Collector : public ImportTimeHost {
       } else if (k == "dtypes" && v.kind == Value::Kind::kList) {
         r.params.dtypes.clear();
         for (const auto& d : v.items) r.params.dtypes.push_back(d.text);
-      } else if (k == "op" && v.kind == Value::Kind::kOpInfo && (snap = ev_.snapshot())) {
+      } else if (k == "op" && v.kind == Value::Kind::kOpInfo && snap) {
         r.params.op = snap->ops[v.index].name;
         r.params.op_variant = snap->ops[v.index].variant_test_name;
         op = v.index;
-      } else if (k == "module_info" && v.kind == Value::Kind::kModuleInfo &&
-                 (snap = ev_.snapshot())) {
+      } else if (k == "module_info" && v.kind == Value::Kind::kModuleInfo && snap) {
         r.params.module = snap->modules[v.index].name;
         module = v.index;
       } else if (k == "training" && v.kind == Value::Kind::kBool) {
         r.params.training = v.b;
       } else {
-        if (v.kind == Value::Kind::kOpInfo && (snap = ev_.snapshot()))
-          r.params.op = snap->ops[v.index].name;
+        if (v.kind == Value::Kind::kOpInfo && snap) r.params.op = snap->ops[v.index].name;
         r.params.values.push_back({k, Repr(v)});
       }
     }
     // The OpInfo/ModuleInfo part of the test's content identity; needs the
     // generic test, device and dtype set above.
-    if (op >= 0) op_identities_.Describe(*snap, snap->ops[op], r);
+    if (op >= 0) op_identities.Describe(*snap, snap->ops[op], r);
     if (module >= 0) DescribeModuleEntry(*snap, snap->modules[module], r);
   }
 
@@ -723,11 +731,16 @@ class Collector : public ImportTimeHost {
   // Described per (function, defining class), under one class's decorators.
   using DescribeMemo = std::map<std::pair<const FunctionDef*, const ClassDef*>, Described>;
 
-  void Describe(const FunctionDef* fn, const ClassDef* owner,
-                const std::vector<TSNode>& class_decorators, DescribeMemo& memo, TestRecord& r) {
+  // The memo's description of (fn, owner), made if it is not there yet.
+  const Described& DescribeOnceFor(const FunctionDef* fn, const ClassDef* owner,
+                                   const std::vector<TSNode>& class_decorators,
+                                   DescribeMemo& memo) {
     auto [it, fresh] = memo.try_emplace({fn, owner});
-    Described& d = it->second;
-    if (fresh) d = DescribeOnce(fn, owner, class_decorators);
+    if (fresh) it->second = DescribeOnce(fn, owner, class_decorators);
+    return it->second;
+  }
+
+  static void Apply(const Described& d, TestRecord& r) {
     r.skips.insert(r.skips.end(), d.skips.begin(), d.skips.end());
     if (!d.has_fn) return;
     r.line_start = d.line_start;
@@ -737,6 +750,34 @@ class Collector : public ImportTimeHost {
     r.content.body = d.body;
     r.content.decorators = d.decorators_hash;
     r.content.setup = d.setup;
+  }
+
+  // The record of test `name` of class `c`, bound as `bound`. Reads no
+  // state of the collector's that a thread could write: CollectUnittest
+  // fills many at once.
+  void FillUnittestRecord(const std::string& bound, int c, const std::string& name, const Member& m,
+                          const torch_snapshot::TorchSnapshot* snap, const Described& shared,
+                          OpEntryIdentities& op_identities, TestRecord& r) const {
+    r.cls = bound;
+    r.method = name;
+    r.nodeid = Id(bound, name);
+    r.params.device = classes_[c].device;
+    if (m.kind == Member::Kind::kGenerated) {
+      r.kind = m.record_kind;
+      r.generic_class = m.generic_class;
+      r.generic_method = m.generic_method;
+      FillParams(m.instance, snap, op_identities, r);
+      r.decorators = m.instance.decorators;
+      r.skips = m.instance.decorators;
+    } else {
+      r.kind = "unittest";
+      // An inherited test in a device class belongs to its template.
+      const std::string& generic_class = classes_[c].generic_class;
+      r.generic_class = generic_class.empty() ? bound : generic_class;
+      r.generic_method = name;
+    }
+    r.generic_id = Id(r.generic_class, r.generic_method);
+    Apply(shared, r);
   }
 
   Described DescribeOnce(const FunctionDef* fn, const ClassDef* owner,

@@ -28,6 +28,9 @@ struct CollectOptions {
   // Device types instantiate_device_type_tests creates, in order; what the
   // scanning machine's torch would see (CPU only here).
   std::vector<DeviceSpec> devices{{"cpu", "cpu"}};
+  // Threads a class of thousands of tests may fill its records on; the
+  // records are the same whatever the number.
+  int threads = 1;
 };
 
 // Fills `scan.tests` and `scan.diagnostics` for one parsed module. The

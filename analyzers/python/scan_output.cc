@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "analyzers/python/parallel_ranges.h"
+
 namespace testmap::python {
 namespace {
 
@@ -209,18 +211,10 @@ void RenderSegment(std::span<const TestRecord> tests, const std::string& file,
 OutputBytes RenderFileSegment(std::span<const TestRecord> tests, const std::string& file,
                               const ScanLayout& layout, int threads) {
   constexpr size_t kTestsPerRange = 4096;
-  const size_t ranges = std::clamp<size_t>(tests.size() / kTestsPerRange, 1,
-                                           static_cast<size_t>(std::max(1, threads)));
-  auto bound = [&](size_t r) { return tests.size() * r / ranges; };
-  std::vector<std::string> parts(ranges);
-  {
-    std::vector<std::jthread> helpers;
-    for (size_t r = 1; r < ranges; ++r)
-      helpers.emplace_back([&, r] {
-        RenderSegment(tests.subspan(bound(r), bound(r + 1) - bound(r)), file, layout, parts[r]);
-      });
-    RenderSegment(tests.first(bound(1)), file, layout, parts[0]);
-  }
+  std::vector<std::string> parts(std::max(1, threads));
+  ForEachRange(tests.size(), kTestsPerRange, threads, [&](size_t range, size_t begin, size_t end) {
+    RenderSegment(tests.subspan(begin, end - begin), file, layout, parts[range]);
+  });
   OutputBytes out;
   for (auto& part : parts) out.Append(std::move(part));
   return out;

@@ -342,6 +342,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
   ScanLayout layout{options.output.value_or(ScanFormat::kJsonl), 0};
   int jobs = options.jobs > 0 ? options.jobs
                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  CollectOptions collect = options.collect;
+  collect.threads = jobs;
   auto render = [&](size_t i) {
     parts[i].segment = RenderFileSegment(result.files[i].tests, result.files[i].path, layout, jobs);
   };
@@ -385,8 +387,7 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
           result.files[i] = std::move(*cached);
           hits.fetch_add(1);
         } else {
-          result.files[i] =
-              ScanPythonSource(parser.get(), rel, std::move(bytes), source, options.collect);
+          result.files[i] = ScanPythonSource(parser.get(), rel, std::move(bytes), source, collect);
           // A file of many tests is put on a thread of its own, beside its
           // rendering (a thread per small file would cost more than it saves).
           if (cache && result.files[i].tests.size() >= kManyTests && render_as_scanned)
