@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "analyzers/python/scan_cache.h"
 #include "tests/support/temp_dir.h"
 
 namespace testmap::python {
@@ -42,6 +44,81 @@ TEST(DiscoverTestFiles, ReportsSymlinkLoopsAndMissingPaths) {
   EXPECT_NE(warnings[0].find("symlink loop"), std::string::npos) << warnings[0];
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("no such file"), std::string::npos) << errors[0];
+}
+
+// The per-file cache: a new one is created beside the scan (its gets would
+// find nothing), an existing one opened before it. Either way a cache that
+// cannot be opened is a warning and the scan goes on; one that opens keeps
+// what the scan put, for the next scan to get.
+TEST(ScanTree, TheFileCacheIsCreatedBesideTheScanOrIsAWarningWhenItCannotBe) {
+  testing::TempDir d;
+  d.Write("test_a.py", "def test_x():\n    pass\n\n\ndef test_y():\n    pass\n");
+  auto scan = [&](const std::string& cache_dir) {
+    TreeScanOptions o;
+    o.paths = {d.path().string()};
+    o.rootdir = d.path().string();
+    o.cache_dir = cache_dir;
+    return ScanTree(o);
+  };
+  const std::string unavailable = "scan cache unavailable, scanning without it: ";
+
+  // None yet: made while scanning, then read by the next scan.
+  const std::string fresh = (d.path() / "fresh").string();
+  TreeScanResult first = scan(fresh);
+  EXPECT_EQ(first.tests, 2u);
+  EXPECT_EQ(first.cache_hits, 0u);
+  EXPECT_TRUE(first.warnings.empty());
+  TreeScanResult second = scan(fresh);
+  EXPECT_EQ(second.tests, 2u);
+  EXPECT_EQ(second.cache_hits, 1u);
+
+  // None yet and none can be made (its directory is a file).
+  const std::string blocked = (d.path() / "blocked").string();
+  d.Write("blocked/scan", "a file where the cache's directory would be");
+  TreeScanResult made = scan(blocked);
+  EXPECT_EQ(made.tests, 2u);
+  ASSERT_EQ(made.warnings.size(), 1u);
+  EXPECT_EQ(made.warnings[0].rfind(unavailable + blocked + "/scan", 0), 0u) << made.warnings[0];
+
+  // One that exists, held by another opener.
+  std::string error;
+  std::unique_ptr<ScanCache> holder = ScanCache::Open(fresh + "/scan", &error);
+  ASSERT_NE(holder, nullptr) << error;
+  TreeScanResult held = scan(fresh);
+  EXPECT_EQ(held.tests, 2u);
+  EXPECT_EQ(held.cache_hits, 0u);
+  ASSERT_EQ(held.warnings.size(), 1u);
+  EXPECT_EQ(held.warnings[0].rfind(unavailable + fresh + "/scan", 0), 0u) << held.warnings[0];
+}
+
+// A file of many tests is put into the cache, rendered and freed on
+// threads beside the scan's: its output is the same on one thread and on
+// four, cold and read back from the cache.
+TEST(ScanTree, AFileOfManyTestsGivesTheSameOutputOnOneThreadOrMany) {
+  testing::TempDir d;
+  std::string source;
+  constexpr int kTests = 9000;  // over the 8,192 that get threads of their own
+  for (int i = 0; i < kTests; ++i) source += "def test_" + std::to_string(i) + "():\n    pass\n";
+  d.Write("tests/test_many.py", source);
+  d.Write("tests/test_few.py", "def test_one():\n    pass\n");
+  auto scan = [&](int jobs, const std::string& cache) {
+    TreeScanOptions o;
+    o.paths = {(d.path() / "tests").string()};
+    o.rootdir = d.path().string();
+    o.jobs = jobs;
+    o.cache_dir = (d.path() / cache).string();
+    o.output = ScanFormat::kJsonl;
+    TreeScanResult r = ScanTree(o);
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_EQ(r.tests, kTests + 1u);
+    return r.output.str();
+  };
+  const std::string one = scan(1, "one");
+  EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), kTests + 1);
+  EXPECT_NE(one.find("\"nodeid\":\"tests/test_many.py::test_8999\""), std::string::npos);
+  EXPECT_EQ(scan(4, "four"), one);
+  std::filesystem::remove_all(d.path() / "four" / "scan-output");
+  EXPECT_EQ(scan(4, "four"), one);  // each file's records from the cache
 }
 
 }  // namespace
