@@ -180,7 +180,7 @@ constexpr size_t kManyTests = 8192;
 // get. One that exists is opened at once, for its gets.
 class OpeningCache {
  public:
-  explicit OpeningCache(const std::string& dir) : fresh_(!fs::exists(dir + "/CURRENT")) {
+  explicit OpeningCache(const std::string& dir) : fresh_(IsFresh(dir)) {
     if (fresh_)
       opening_ = std::jthread([this, dir] { cache_ = ScanCache::Open(dir, &error_); });
     else
@@ -201,6 +201,13 @@ class OpeningCache {
   }
 
  private:
+  // No CURRENT file: no database yet. One that cannot be looked at is
+  // opened first, for RocksDB to say what is wrong.
+  static bool IsFresh(const std::string& dir) {
+    std::error_code ec;
+    return !fs::exists(dir + "/CURRENT", ec) && !ec;
+  }
+
   const bool fresh_;
   std::unique_ptr<ScanCache> cache_;
   std::string error_;
