@@ -84,8 +84,9 @@ class RowReader {
         v->kind = K::kNumber;
         v->truthy = true;  // unknown, and never read: a number is named by its str()
         break;
-      case 'n':
-        v->kind = K::kNamed;
+      case 'n':  // an object's __name__
+      case 'e':  // an Enum member: `<class>.<member>`, spelled as a string
+        v->kind = c == 'n' ? K::kNamed : K::kEnum;
         Text(Sized(), v, skipped);
         v->truthy = true;
         break;
@@ -111,11 +112,6 @@ class RowReader {
         v->truthy = !s.empty();
         break;
       }
-      case 'e':  // an Enum member: `<class>.<member>`, spelled as a string
-        v->kind = K::kEnum;
-        Text(Sized(), v, skipped);
-        v->truthy = true;
-        break;
       case '[':
         v->kind = K::kList;
         v->truthy = false;
