@@ -21,15 +21,10 @@ struct OrderedNames {
   std::vector<std::string> order;  // first-bound order; "" where a name was unbound
 
   void Set(const std::string& name, V value) {
-    auto it = items.find(name);
-    if (it != items.end()) {
-      value.order_index = it->second.order_index;
-      it->second = std::move(value);
-      return;
-    }
-    value.order_index = order.size();
-    order.push_back(name);
-    items.emplace(name, std::move(value));
+    auto [it, added] = items.try_emplace(name);  // one search of a class's thousands
+    value.order_index = added ? order.size() : it->second.order_index;
+    if (added) order.push_back(name);
+    it->second = std::move(value);
   }
   void Erase(const std::string& name) {
     auto it = items.find(name);
