@@ -176,18 +176,29 @@ constexpr size_t kManyTests = 8192;
 
 // The per-file cache, opened on a thread of its own when there is none on
 // disk yet: creating a RocksDB (its files and syncs) took ~5 ms before the
-// first file could start, and a cache that does not exist holds nothing to
-// get. One that exists is opened at once, for its gets.
+// first file could start, and a new cache holds nothing but what this scan
+// puts, so files are not kept waiting for it. One that exists is opened at
+// once, for its gets.
 class OpeningCache {
  public:
   explicit OpeningCache(const std::string& dir) : fresh_(IsFresh(dir)) {
-    if (fresh_)
-      opening_ = std::jthread([this, dir] { cache_ = ScanCache::Open(dir, &error_); });
-    else
+    if (fresh_) {
+      opening_ = std::jthread([this, dir] {
+        cache_ = ScanCache::Open(dir, &error_);
+        opened_.store(true, std::memory_order_release);
+      });
+    } else {
       cache_ = ScanCache::Open(dir, &error_);
+      opened_ = true;
+    }
   }
-  // Whether a get can find anything.
-  bool may_hold() const { return !fresh_; }
+  // The cache to get from, without waiting: a new one once it is open (it
+  // then holds what this scan put: files with the same bytes share an
+  // entry), else null.
+  ScanCache* for_gets() {
+    if (!fresh_) return get();
+    return opened_.load(std::memory_order_acquire) ? cache_.get() : nullptr;
+  }
   // The cache once open; null if it could not be, error() says why.
   ScanCache* get() {
     std::call_once(joined_, [this] {
@@ -209,6 +220,7 @@ class OpeningCache {
   }
 
   const bool fresh_;
+  std::atomic<bool> opened_{false};
   std::unique_ptr<ScanCache> cache_;
   std::string error_;
   std::once_flag joined_;
@@ -431,8 +443,8 @@ TreeScanResult ScanTree(const TreeScanOptions& options) {
       } else {
         core::Hash128 content = core::ContentHash(bytes);
         std::optional<FileScan> cached;
-        if (cache && cache->may_hold() && cache->get())
-          cached = cache->get()->Get(content, context, rel);
+        if (ScanCache* from = cache ? cache->for_gets() : nullptr)
+          cached = from->Get(content, context, rel);
         if (cached) {
           result.files[i] = std::move(*cached);
           hits.fetch_add(1);
