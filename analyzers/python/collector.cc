@@ -605,14 +605,6 @@ class Collector : public ImportTimeHost {
     ForEachRange(tests.size(), kRecordsPerThread, options_.threads, fill);
   }
 
-  // `path::cls::name`, built in one allocation.
-  std::string Id(const std::string& cls, const std::string& name) const {
-    std::string id;
-    id.reserve(scan_.path.size() + cls.size() + name.size() + 4);
-    ((((id += scan_.path) += "::") += cls) += "::") += name;
-    return id;
-  }
-
   // Room for `more` records at once, so that a class of thousands of tests
   // does not move the records collected so far at each doubling.
   void ReserveTests(size_t more) {
@@ -646,7 +638,6 @@ class Collector : public ImportTimeHost {
     PytestExpansion ex = ExpandPytestParametrize(ev_, fn.decorators, class_decorators);
     for (const auto& [l, p] : ex.problems) Warn(l, p);
     if (!ex.problems.empty()) return;
-    std::string prefix = scan_.path + "::" + (cls.empty() ? "" : cls + "::");
     ReserveTests(ex.cases.size());
     DescribeMemo described;
     for (const PytestCase& pc : ex.cases) {
@@ -656,8 +647,8 @@ class Collector : public ImportTimeHost {
       r.generic_class = cls;
       r.generic_method = name;
       r.method = ex.parametrized ? name + "[" + pc.id + "]" : name;
-      r.nodeid = prefix + r.method;
-      r.generic_id = prefix + name;
+      r.nodeid = NodeId(scan_.path, cls, r.method);
+      r.generic_id = NodeId(scan_.path, cls, name);
       Instance as_instance;
       as_instance.kwargs = pc.values;
       FillParams(as_instance, SnapshotFor(as_instance), op_identities_, r);
@@ -760,7 +751,7 @@ class Collector : public ImportTimeHost {
                           OpEntryIdentities& op_identities, TestRecord& r) const {
     r.cls = bound;
     r.method = name;
-    r.nodeid = Id(bound, name);
+    r.nodeid = NodeId(scan_.path, bound, name);
     r.params.device = classes_[c].device;
     if (m.kind == Member::Kind::kGenerated) {
       r.kind = m.record_kind;
@@ -776,7 +767,7 @@ class Collector : public ImportTimeHost {
       r.generic_class = generic_class.empty() ? bound : generic_class;
       r.generic_method = name;
     }
-    r.generic_id = Id(r.generic_class, r.generic_method);
+    r.generic_id = NodeId(scan_.path, r.generic_class, r.generic_method);
     Apply(shared, r);
   }
 

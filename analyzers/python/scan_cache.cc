@@ -37,10 +37,7 @@ constexpr uint64_t kSame = 0, kDerived = 1, kBytes = 2;
 
 // `::cls::name` (`::name` without a class): an id after its file's path.
 std::string IdTail(const std::string& cls, const std::string& name) {
-  std::string id;
-  id.reserve(cls.size() + name.size() + 4);
-  if (!cls.empty()) (id += "::") += cls;
-  return (id += "::") += name;
+  return NodeId("", cls, name);
 }
 
 // Writes the fields of one record after another.

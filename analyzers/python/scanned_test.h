@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,16 @@ struct ContentIds {
   std::string body, decorators, setup;  // per generic test
   std::string entry, dtypes;            // per instantiated id: the OpInfo/ModuleInfo
 };
+
+// A test's node id as pytest prints it: `path::cls::name`, or `path::name`
+// for a test outside a class (`path` relative to the rootdir, '/'-separated).
+inline std::string NodeId(std::string_view path, std::string_view cls, std::string_view name) {
+  std::string id;
+  id.reserve(path.size() + cls.size() + name.size() + 4);
+  id += path;
+  if (!cls.empty()) (id += "::") += cls;
+  return (id += "::") += name;
+}
 
 // One test as `pytest --collect-only -q` would list it.
 struct TestRecord {
