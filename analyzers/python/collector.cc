@@ -591,8 +591,7 @@ class Collector : public ImportTimeHost {
       if (!snap && m.kind == Member::Kind::kGenerated) snap = SnapshotFor(m.instance);
     }
     const size_t first = scan_.tests.size();
-    ReserveTests(tests.size());
-    scan_.tests.resize(first + tests.size());
+    scan_.tests.resize(first + tests.size());  // at most one move of those before
     constexpr size_t kRecordsPerThread = 4096;
     auto fill = [&](size_t, size_t begin, size_t end) {
       OpEntryIdentities op_identities;

@@ -189,7 +189,6 @@ class OpeningCache {
       });
     } else {
       cache_ = ScanCache::Open(dir, &error_);
-      opened_ = true;
     }
   }
   // The cache to get from, without waiting: a new one once it is open (it
@@ -220,7 +219,7 @@ class OpeningCache {
   }
 
   const bool fresh_;
-  std::atomic<bool> opened_{false};
+  std::atomic<bool> opened_{false};  // a fresh cache's, set by opening_
   std::unique_ptr<ScanCache> cache_;
   std::string error_;
   std::once_flag joined_;
